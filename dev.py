@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Set up and run the project with nothing but Python 3.11.
+
+    python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
+    python3 dev.py test    # create .venv, install test tools and Chromium, run every test
+    python3 dev.py bench   # run the benchmarks under bench/
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def ensure_venv(requirements: str) -> None:
+    """Create .venv if missing and install ``requirements`` when they changed."""
+    if not PY.exists():
+        print(f"creating {VENV}", flush=True)
+        subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
+    req = ROOT / requirements
+    text = req.read_text() + (ROOT / "requirements.txt").read_text()
+    stamp = VENV / f".installed-{req.stem}"
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    print(f"installing {requirements}", flush=True)
+    subprocess.check_call([str(PY), "-m", "pip", "install", "-q", "-r", str(req)])
+    stamp.write_text(digest)
+
+
+def ensure_chromium() -> None:
+    """Install Debian's chromium for the browser tests when missing and allowed."""
+    if Path(CHROMIUM).exists():
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("installing Debian's chromium for the browser tests", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.check_call(["apt-get", "update", "-qq"], env=env)
+        subprocess.check_call(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
+        return
+    print(
+        f"note: {CHROMIUM} is missing and this user cannot apt-get install it; "
+        "browser tests will be skipped (install Debian's 'chromium' to run them).",
+        flush=True,
+    )
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "help"
+    os.chdir(ROOT)
+    if command == "run":
+        ensure_venv("requirements.txt")
+        return subprocess.call([str(PY), "-m", "streamlit", "run", "app.py", *argv[1:]])
+    if command == "test":
+        ensure_venv("requirements-dev.txt")
+        ensure_chromium()
+        return subprocess.call([str(PY), "-m", "pytest", "-n", "2", *argv[1:]])
+    if command == "bench":
+        ensure_venv("requirements-dev.txt")
+        ensure_chromium()
+        status = 0
+        for script in sorted((ROOT / "bench").glob("bench_*.py")):
+            print(f"\n== {script.name}", flush=True)
+            status |= subprocess.call([str(PY), str(script), *argv[1:]])
+        return status
+    print(__doc__)
+    return 0 if command == "help" else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

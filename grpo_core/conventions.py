@@ -1,0 +1,208 @@
+"""The advantage conventions of real trainers, as data.
+
+Each entry of ``CONVENTIONS`` is read from the library's source (see
+``shared/GRPO_NOTES.md``): which baseline it subtracts, what it divides by,
+the std's degrees of freedom, eps, a clamp, and what a group of one gets.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, replace
+from typing import Literal
+
+Baseline = Literal["mean", "leave-one-out"]
+Scale = Literal["group", "batch", "none"]
+Singleton = Literal["refuse", "pass-through", "zero"]
+
+SCALES: tuple[str, ...] = ("group", "batch", "none")
+DDOFS: tuple[int, ...] = (0, 1)
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How one trainer turns a group's rewards into advantages.
+
+    A_i = clip((R_i - baseline_i) / denominator, -clip, clip), where
+    denominator is ``std + eps`` (std over the group or the whole batch,
+    with ``ddof``) or 1 when ``scale == "none"``.
+    """
+
+    name: str
+    baseline: Baseline
+    """"mean": the group mean. "leave-one-out": the mean of the other K-1 rewards."""
+    scale: Scale
+    """"group": divide by the group std + eps. "batch": by the std of every
+    reward in the batch + eps. "none": do not divide."""
+    ddof: int
+    """0: population std (divide by K). 1: sample std (divide by K-1), as torch.std."""
+    eps: float
+    """Added to the std outside the square root."""
+    clip: float | None
+    """Advantages are clamped to [-clip, clip]; None for no clamp."""
+    singleton: Singleton
+    """A group of one reward: "refuse" (ValueError), "pass-through" (verl: mean 0,
+    std 1, so A = R / (1 + eps)), or "zero" (no spread, A = 0)."""
+    library: str
+    """The trainer and setting this reproduces."""
+    source: str
+    """Repository and file the convention was read from."""
+    description: str
+    """One line for a learner."""
+    code: str
+    """The equivalent numpy computation for rewards R of shape (prompts, K)."""
+
+    def with_overrides(
+        self,
+        *,
+        ddof: int | None = None,
+        eps: float | None = None,
+        scale: str | None = None,
+        clip: float | None = None,
+    ) -> Convention:
+        """This convention with the given parameters replaced (None keeps the value).
+
+        ``clip=math.inf`` removes a clamp.
+        """
+        if ddof is not None:
+            if isinstance(ddof, bool) or ddof not in DDOFS:
+                raise ValueError(
+                    f"ddof must be 0 (population std, divide by K) or 1 "
+                    f"(sample std, divide by K-1), got {ddof!r}."
+                )
+            self = replace(self, ddof=int(ddof))
+        if eps is not None:
+            if not _is_real(eps) or not math.isfinite(eps) or eps < 0:
+                raise ValueError(f"eps must be a finite number >= 0, got {eps!r}.")
+            self = replace(self, eps=float(eps))
+        if scale is not None:
+            if scale not in SCALES:
+                raise ValueError(
+                    f"scale must be one of {', '.join(map(repr, SCALES))}, got {scale!r}."
+                )
+            self = replace(self, scale=scale)
+        if clip is not None:
+            if not _is_real(clip) or math.isnan(clip) or clip <= 0:
+                raise ValueError(
+                    f"clip must be a positive number (math.inf for no clamp), got {clip!r}."
+                )
+            self = replace(self, clip=None if math.isinf(clip) else float(clip))
+        return self
+
+
+def _is_real(x: object) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+_TRL_SOURCE = "huggingface/trl trl/trainer/grpo_trainer.py"
+
+CONVENTIONS: dict[str, Convention] = {
+    c.name: c
+    for c in (
+        Convention(
+            name="trl",
+            baseline="mean",
+            scale="group",
+            ddof=1,
+            eps=1e-4,
+            clip=None,
+            singleton="refuse",
+            library='TRL GRPOTrainer, scale_rewards="group" (default)',
+            source=_TRL_SOURCE,
+            description="Group mean and sample std (torch.std), eps 1e-4 added to the std.",
+            code="A = (R - R.mean(1, keepdims=True)) / (R.std(1, ddof=1, keepdims=True) + 1e-4)",
+        ),
+        Convention(
+            name="trl-batch",
+            baseline="mean",
+            scale="batch",
+            ddof=1,
+            eps=1e-4,
+            clip=None,
+            singleton="refuse",
+            library='TRL GRPOTrainer, scale_rewards="batch"',
+            source=_TRL_SOURCE,
+            description="Group mean, but divided by the std of every reward in the batch.",
+            code="A = (R - R.mean(1, keepdims=True)) / (R.std(ddof=1) + 1e-4)",
+        ),
+        Convention(
+            name="dr-grpo",
+            baseline="mean",
+            scale="none",
+            ddof=1,
+            eps=1e-4,
+            clip=None,
+            singleton="refuse",
+            library='TRL GRPOTrainer, scale_rewards="none" (Dr. GRPO, arXiv 2503.20783)',
+            source=_TRL_SOURCE,
+            description="Centre on the group mean only; no division by the std.",
+            code="A = R - R.mean(1, keepdims=True)",
+        ),
+        Convention(
+            name="verl",
+            baseline="mean",
+            scale="group",
+            ddof=1,
+            eps=1e-6,
+            clip=None,
+            singleton="pass-through",
+            library="verl compute_grpo_outcome_advantage (norm_adv_by_std_in_grpo=True)",
+            source="volcengine/verl verl/trainer/ppo/core_algos.py",
+            description="Groups by a uid per sample; sample std, eps 1e-6; "
+            "a group of one gets mean 0 and std 1.",
+            code="A = (R - R.mean(1, keepdims=True)) / (R.std(1, ddof=1, keepdims=True) + 1e-6)",
+        ),
+        Convention(
+            name="openrlhf",
+            baseline="mean",
+            scale="group",
+            ddof=1,
+            eps=1e-9,
+            clip=10.0,
+            singleton="refuse",
+            library='OpenRLHF advantage_estimator="group_norm"',
+            source="OpenRLHF/OpenRLHF openrlhf/trainer/ppo_utils/experience_maker.py",
+            description="Sample std with eps 1e-9, then advantages clamped to ±10.",
+            code="A = np.clip((R - R.mean(1, keepdims=True))"
+            " / (R.std(1, ddof=1, keepdims=True) + 1e-9), -10, 10)",
+        ),
+        Convention(
+            name="rloo",
+            baseline="leave-one-out",
+            scale="none",
+            ddof=1,
+            eps=1e-4,
+            clip=None,
+            singleton="refuse",
+            library="TRL RLOOTrainer (RLOO, arXiv 2402.14740)",
+            source="huggingface/trl trl/trainer/rloo_trainer.py",
+            description="Baseline is the mean of the other K-1 rewards: "
+            "A_i = K/(K-1) (R_i - mean); no std.",
+            code="K = R.shape[1]; A = R - (R.sum(1, keepdims=True) - R) / (K - 1)",
+        ),
+        Convention(
+            name="zscore",
+            baseline="mean",
+            scale="group",
+            ddof=0,
+            eps=0.0,
+            clip=None,
+            singleton="zero",
+            library="Textbook z-score (population std, no eps)",
+            source="DeepSeekMath, arXiv 2402.03300, eq. for outcome supervision",
+            description="Population std (divide by K), no eps; an all-equal group gives 0.",
+            code="A = np.nan_to_num((R - R.mean(1, keepdims=True)) / R.std(1, keepdims=True))",
+        ),
+    )
+}
+
+
+def get_convention(name: str) -> Convention:
+    """The registered convention called ``name``; ValueError listing the names otherwise."""
+    try:
+        return CONVENTIONS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown convention {name!r}; choose one of: {', '.join(CONVENTIONS)}."
+        ) from None

@@ -1,0 +1,306 @@
+"""grpo_core.advantages: exact hand-checked values, a loop oracle, and properties."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grpo_core import CONVENTIONS, advantage_trace, group_advantages
+
+SQRT_HALF = 1 / math.sqrt(2)
+BINARY8 = [1, 0, 1, 1, 0, 0, 1, 0]
+
+
+# --- hand-checked values -----------------------------------------------------------------
+
+
+def test_trl_binary_group_of_eight():
+    # mean 0.5; sample std sqrt(8 * 0.25 / 7) = 0.534522...; A = ±0.5 / (0.534522 + 1e-4)
+    expected = 0.5 / (math.sqrt(2 / 7) + 1e-4)
+    a = group_advantages(BINARY8, convention="trl")
+    np.testing.assert_allclose(a, [expected if r else -expected for r in BINARY8], rtol=1e-14)
+    assert expected == pytest.approx(0.935239, abs=1e-6)
+
+
+@pytest.mark.parametrize("rewards", [[0, 1], [3, 7], [-2.5, 100.0]])
+def test_k2_sample_std_is_plus_minus_one_over_root_two(rewards):
+    a = group_advantages(rewards, convention="zscore", ddof=1)
+    np.testing.assert_allclose(np.sort(a), [-SQRT_HALF, SQRT_HALF], rtol=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("convention", "expected"),
+    [
+        # R = [1, 2, 3, 6]: mean 3, centred [-2, -1, 0, 3], ss 14
+        ("trl", np.array([-2, -1, 0, 3]) / (math.sqrt(14 / 3) + 1e-4)),
+        ("verl", np.array([-2, -1, 0, 3]) / (math.sqrt(14 / 3) + 1e-6)),
+        ("openrlhf", np.array([-2, -1, 0, 3]) / (math.sqrt(14 / 3) + 1e-9)),
+        ("zscore", np.array([-2, -1, 0, 3]) / math.sqrt(14 / 4)),
+        ("dr-grpo", [-2, -1, 0, 3]),
+        # leave-one-out: R_i - mean(others) = [1-11/3, 2-10/3, 3-3, 6-2]
+        ("rloo", [1 - 11 / 3, 2 - 10 / 3, 0, 4]),
+        # a single group: batch std == group std
+        ("trl-batch", np.array([-2, -1, 0, 3]) / (math.sqrt(14 / 3) + 1e-4)),
+    ],
+)
+def test_every_convention_on_one_group(convention, expected):
+    np.testing.assert_allclose(
+        group_advantages([1, 2, 3, 6], convention=convention), expected, rtol=1e-13, atol=1e-15
+    )
+
+
+def test_trl_batch_divides_by_the_std_of_all_rewards():
+    rewards = np.array([[0.0, 1.0], [0.0, 100.0]])
+    batch_std = np.std(rewards, ddof=1)
+    a = group_advantages(rewards, convention="trl-batch")
+    np.testing.assert_allclose(a, [[-0.5, 0.5], [-50, 50]] / (batch_std + 1e-4), rtol=1e-14)
+    group = group_advantages(rewards, convention="trl")
+    np.testing.assert_allclose(np.abs(group), SQRT_HALF, atol=1e-4)  # same scale per group
+
+
+def test_openrlhf_clamps_one_success_in_128_to_ten():
+    rewards = np.zeros(128)
+    rewards[0] = 1
+    a = advantage_trace(rewards, convention="openrlhf")
+    assert a.advantages[0] == 10.0
+    assert a.clamped[0] and not a.clamped[1:].any()
+    unclamped = group_advantages(rewards, convention="openrlhf", clip=math.inf)[0]
+    assert unclamped == pytest.approx(math.sqrt(127) * math.sqrt(127 / 128), rel=1e-6)  # ≈ 11.2
+
+
+def test_binary_closed_form_one_success_in_sixteen():
+    rewards = [1] + [0] * 15
+    a = group_advantages(rewards, convention="zscore")
+    p = 1 / 16
+    assert a[0] == pytest.approx(math.sqrt((1 - p) / p), rel=1e-14)  # 3.873
+    assert a[1] == pytest.approx(-math.sqrt(p / (1 - p)), rel=1e-14)
+
+
+def test_ddof_one_scales_by_sqrt_k_over_k_minus_one():
+    rewards = np.random.default_rng(0).normal(size=(3, 8))
+    pop = group_advantages(rewards, convention="zscore")
+    sample = group_advantages(rewards, convention="zscore", ddof=1)
+    np.testing.assert_allclose(pop / sample, math.sqrt(8 / 7), rtol=1e-12)
+
+
+def test_notes_near_tie_example_across_libraries():
+    rewards = [1, 1 + 1.2e-7, 1, 1]
+    assert group_advantages(rewards, convention="trl").max() == pytest.approx(0.0009, abs=1e-4)
+    assert group_advantages(rewards, convention="verl").max() == pytest.approx(0.085, abs=0.01)
+    assert 1.4 < group_advantages(rewards, convention="openrlhf").max() < 1.7
+
+
+# --- edges: ties, singletons, eps = 0 ---------------------------------------------------
+
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+@pytest.mark.parametrize("value", [0.0, 0.1, 1 / 3, -7.3, 1e6 + 0.1, 1e-300])
+def test_all_equal_group_gives_exact_zero(convention, value):
+    a = group_advantages([value] * 7, convention=convention)
+    assert np.all(a == 0.0)
+
+
+def test_eps_zero_on_a_tie_defines_zero_over_zero_as_zero():
+    t = advantage_trace([[2.0, 2.0, 2.0], [1.0, 2.0, 3.0]], convention="trl", eps=0)
+    assert np.all(t.advantages[0] == 0) and t.denominator[0] == 0
+    assert t.zero_spread.tolist() == [True, False]
+    np.testing.assert_allclose(t.advantages[1], [-1, 0, 1])
+
+
+def test_verl_passes_a_lone_reward_through():
+    a = group_advantages([5.0, 1.0, 2.0], group_ids=["a", "b", "a"], convention="verl")
+    assert a[1] == pytest.approx(1.0 / (1 + 1e-6), rel=1e-15)
+    np.testing.assert_allclose(a[[0, 2]], [SQRT_HALF, -SQRT_HALF], rtol=1e-5)
+    assert group_advantages([3.0], convention="verl", scale="none")[0] == 3.0
+
+
+def test_zscore_lone_reward_gets_zero():
+    assert group_advantages([4.2], convention="zscore")[0] == 0.0
+
+
+@pytest.mark.parametrize("convention", ["trl", "trl-batch", "dr-grpo", "openrlhf", "rloo"])
+def test_k1_refused_naming_the_convention(convention):
+    with pytest.raises(ValueError, match=rf"only one reward.*'{convention}'"):
+        group_advantages([[1.0], [2.0]], convention=convention)
+
+
+def test_tiny_spread_below_eps_is_damped_and_flagged():
+    t = advantage_trace([1.0, 1.0 + 1e-6], convention="trl")
+    assert t.damped.tolist() == [True]
+    assert abs(t.advantages).max() < 0.01
+
+
+def test_spread_survives_underflow():
+    a = group_advantages([1e-170, 2e-170, 3e-170], convention="zscore")
+    np.testing.assert_allclose(a, [-math.sqrt(1.5), 0, math.sqrt(1.5)], rtol=1e-12)
+
+
+# --- shapes and grouping --------------------------------------------------------------
+
+
+def test_flat_with_group_size_equals_two_d():
+    rewards = np.arange(12.0) ** 1.5
+    flat = group_advantages(rewards, group_size=4)
+    assert flat.shape == (12,)
+    np.testing.assert_array_equal(flat, group_advantages(rewards.reshape(3, 4)).ravel())
+
+
+def test_interleaved_group_ids_equal_contiguous_groups():
+    rewards = np.array([1.0, 10.0, 2.0, 20.0, 4.0, 40.0])
+    ids = ["x", "y"] * 3
+    a = group_advantages(rewards, group_ids=ids)
+    np.testing.assert_allclose(a[0::2], group_advantages(rewards[0::2]), rtol=1e-13)
+    np.testing.assert_allclose(a[1::2], group_advantages(rewards[1::2]), rtol=1e-13)
+
+
+def test_trace_frame_has_every_step():
+    frame = advantage_trace([[1, 0], [3, 5]], convention="trl").to_frame()
+    assert list(frame.columns) == [
+        "prompt", "answer", "reward", "mean", "baseline", "centred",
+        "std", "denominator", "advantage", "clamped",
+    ]  # fmt: skip
+    assert frame["answer"].tolist() == [1, 2, 1, 2]
+    assert frame["mean"].tolist() == [0.5, 0.5, 4.0, 4.0]
+
+
+def test_rloo_trace_baseline_is_leave_one_out_mean():
+    t = advantage_trace([1.0, 2.0, 6.0], convention="rloo")
+    np.testing.assert_allclose(t.baseline, [4.0, 3.5, 1.5])
+    np.testing.assert_allclose(t.advantages, [-3.0, -1.5, 4.5])
+
+
+# --- against a plain per-group loop ------------------------------------------------------
+
+
+def loop_oracle(rewards, ids, name, **overrides):
+    """One group at a time, straight from the notes' table."""
+    conv = CONVENTIONS[name].with_overrides(**overrides)
+    rewards = np.asarray(rewards, dtype=float)
+    out = np.empty_like(rewards)
+    all_std = np.std(rewards, ddof=conv.ddof) if len(rewards) > conv.ddof else 0.0
+    for label in dict.fromkeys(ids):
+        idx = [i for i, g in enumerate(ids) if g == label]
+        r = rewards[idx]
+        k = len(r)
+        if k == 1 and conv.singleton == "pass-through":
+            mean, std = 0.0, 1.0
+        elif k == 1:
+            mean, std = r[0], 0.0
+        else:
+            mean, std = r.mean(), r.std(ddof=conv.ddof)
+        centred = r - mean
+        if np.all(r == r[0]) and k > 1:
+            centred = np.zeros(k)
+        if conv.baseline == "leave-one-out":
+            centred = r - (r.sum() - r) / (k - 1)
+        denom = {"group": std + conv.eps, "batch": all_std + conv.eps, "none": 1.0}[conv.scale]
+        a = centred / denom if denom else np.zeros(k)
+        if conv.clip is not None:
+            a = np.clip(a, -conv.clip, conv.clip)
+        out[idx] = a
+    return out
+
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+@pytest.mark.parametrize("seed", range(5))
+def test_vectorized_matches_loop_on_uneven_groups(convention, seed):
+    rng = np.random.default_rng(seed)
+    n = 60
+    min_size = 1 if CONVENTIONS[convention].singleton != "refuse" else 2
+    sizes = rng.integers(min_size, 9, size=12)
+    ids = np.repeat(np.arange(len(sizes)), sizes)
+    rng.shuffle(ids)
+    ids = [f"q{i}" for i in ids[:n]]
+    rewards = np.round(rng.normal(size=len(ids)) * 3, rng.integers(0, 3))
+    if min_size == 2:  # truncation may leave a group of one
+        counts = {g: ids.count(g) for g in ids}
+        keep = [i for i, g in enumerate(ids) if counts[g] > 1]
+        ids, rewards = [ids[i] for i in keep], rewards[keep]
+    expected = loop_oracle(rewards, ids, convention)
+    got = group_advantages(rewards, group_ids=ids, convention=convention)
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_overrides_match_loop(scale, ddof):
+    rng = np.random.default_rng(ddof)
+    rewards = rng.binomial(1, 0.3, size=(6, 5)).astype(float)
+    ids = np.repeat(np.arange(6), 5).tolist()
+    kwargs = {"scale": scale, "ddof": ddof, "eps": 1e-3, "clip": 1.5}
+    expected = loop_oracle(rewards.ravel(), ids, "trl", **kwargs)
+    got = group_advantages(rewards, convention="trl", **kwargs).ravel()
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
+
+
+# --- properties ----------------------------------------------------------------------
+
+finite_rewards = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, width=64)
+groups = st.integers(2, 12).flatmap(
+    lambda k: st.lists(st.lists(finite_rewards, min_size=k, max_size=k), min_size=1, max_size=5)
+)
+centring = sorted(name for name, c in CONVENTIONS.items() if c.baseline == "mean")
+
+
+@settings(max_examples=150, deadline=None)
+@given(rewards=groups, convention=st.sampled_from(centring))
+def test_advantages_sum_to_zero_per_group(rewards, convention):
+    a = group_advantages(rewards, convention=convention, clip=math.inf)
+    r = np.asarray(rewards)
+    scale = np.abs(r - r.mean(1, keepdims=True)).max(1) + 1e-300
+    denom = advantage_trace(rewards, convention=convention, clip=math.inf).denominator
+    tol = 1e-9 * (scale / denom + 1)
+    assert np.all(np.abs(a.sum(1)) <= tol * r.shape[1])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rewards=groups,
+    shift=st.floats(-100, 100),
+    factor=st.floats(0.01, 100),
+    convention=st.sampled_from(["zscore", "trl", "verl", "openrlhf"]),
+)
+def test_invariant_to_shift_and_positive_scale(rewards, shift, factor, convention):
+    r = np.asarray(rewards)
+    spread = r.std(1)
+    # eps aside: only groups whose spread dwarfs eps, before and after scaling
+    r = r[(spread > 1e-2) & (np.abs(r).max(1) < 1e4)]
+    if r.size == 0:
+        return
+    base = group_advantages(r, convention=convention, eps=0)
+    moved = group_advantages(r * factor + shift, convention=convention, eps=0)
+    np.testing.assert_allclose(moved, base, rtol=1e-6, atol=1e-6)
+    flipped = group_advantages(-r, convention=convention, eps=0)
+    np.testing.assert_allclose(flipped, -base, rtol=1e-9, atol=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rewards=groups, data=st.data(), convention=st.sampled_from(sorted(CONVENTIONS)))
+def test_permutation_equivariant(rewards, data, convention):
+    r = np.asarray(rewards)
+    perm = data.draw(st.permutations(range(r.shape[1])))
+    a = group_advantages(r, convention=convention)
+    np.testing.assert_allclose(
+        group_advantages(r[:, perm], convention=convention), a[:, perm], rtol=1e-9, atol=1e-9
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rewards=st.lists(
+        st.floats(min_value=-1e100, max_value=1e100, allow_nan=False), min_size=2, max_size=20
+    ),
+    convention=st.sampled_from(sorted(CONVENTIONS)),
+    eps=st.sampled_from([None, 0.0, 1e-12]),
+)
+def test_finite_in_finite_out(rewards, convention, eps):
+    a = group_advantages(rewards, convention=convention, eps=eps)
+    assert np.all(np.isfinite(a))
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=finite_rewards, k=st.integers(2, 64), convention=st.sampled_from(sorted(CONVENTIONS)))
+def test_ties_are_exactly_zero(value, k, convention):
+    assert np.all(group_advantages([value] * k, convention=convention, eps=0) == 0)

@@ -1,0 +1,54 @@
+"""grpo_core.conventions: the registry matches the notes' table; overrides are validated."""
+
+import math
+
+import pytest
+
+from grpo_core import CONVENTIONS, get_convention
+
+TABLE = {  # name: (baseline, scale, ddof, eps, clip, singleton), from shared/GRPO_NOTES.md
+    "trl": ("mean", "group", 1, 1e-4, None, "refuse"),
+    "trl-batch": ("mean", "batch", 1, 1e-4, None, "refuse"),
+    "dr-grpo": ("mean", "none", 1, 1e-4, None, "refuse"),
+    "verl": ("mean", "group", 1, 1e-6, None, "pass-through"),
+    "openrlhf": ("mean", "group", 1, 1e-9, 10.0, "refuse"),
+    "rloo": ("leave-one-out", "none", 1, 1e-4, None, "refuse"),
+    "zscore": ("mean", "group", 0, 0.0, None, "zero"),
+}
+
+
+def test_registry_is_exactly_the_table():
+    assert set(CONVENTIONS) == set(TABLE)
+    for name, row in TABLE.items():
+        c = CONVENTIONS[name]
+        assert (c.baseline, c.scale, c.ddof, c.eps, c.clip, c.singleton) == row
+        assert c.name == name and c.description and c.library and c.source and c.code
+
+
+def test_unknown_convention_lists_the_names():
+    with pytest.raises(ValueError, match="trl, trl-batch, dr-grpo, verl, openrlhf, rloo, zscore"):
+        get_convention("grpo")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"eps": -1e-4}, "eps must be a finite number >= 0"),
+        ({"eps": math.nan}, "eps must be"),
+        ({"eps": "1e-4"}, "eps must be"),
+        ({"ddof": 2}, "ddof must be 0"),
+        ({"ddof": True}, "ddof must be 0"),
+        ({"scale": "prompt"}, "scale must be one of 'group', 'batch', 'none'"),
+        ({"clip": 0}, "clip must be a positive number"),
+        ({"clip": -1}, "clip must be a positive number"),
+    ],
+)
+def test_bad_overrides(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        CONVENTIONS["trl"].with_overrides(**kwargs)
+
+
+def test_overrides_replace_and_inf_removes_clip():
+    c = CONVENTIONS["openrlhf"].with_overrides(ddof=0, eps=0.5, scale="batch", clip=math.inf)
+    assert (c.ddof, c.eps, c.scale, c.clip) == (0, 0.5, "batch", None)
+    assert CONVENTIONS["openrlhf"].clip == 10.0  # the registry is untouched
