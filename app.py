@@ -6,5 +6,6 @@ st.set_page_config(page_title="GRPO advantage lab", page_icon="📐", layout="wi
 st.title("GRPO advantage lab")
 st.markdown(
     "GRPO samples K answers to one prompt, grades each, and scores every answer "
-    "against its own group: $A_i = \\dfrac{R_i - \\mathrm{mean}(R)}{\\mathrm{std}(R) + \\varepsilon}$."
+    "against its own group: "
+    "$A_i = \\dfrac{R_i - \\mathrm{mean}(R)}{\\mathrm{std}(R) + \\varepsilon}$."
 )

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Set up and run the project with nothing but Python 3.11.
 
-    python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
-    python3 dev.py test    # create .venv, install test tools and Chromium, run every test
-    python3 dev.py bench   # run the benchmarks under bench/
+python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
+python3 dev.py test    # create .venv, install test tools and Chromium, run every test
+python3 dev.py bench   # run the benchmarks under bench/
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from grpo_core import group_advantages  # noqa: E402
+from grpo_core import group_advantages
 
 N, K, REPEATS = 2**24, 16, 9
 

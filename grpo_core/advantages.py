@@ -240,8 +240,10 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
 
     damped = None
     if keep:
-        damped = np.zeros_like(tied) if scale_std is None else ~tied & ~singleton & (
-            scale_std < conv.eps
+        damped = (
+            np.zeros_like(tied)
+            if scale_std is None
+            else ~tied & ~singleton & (scale_std < conv.eps)
         )
     if not keep:
         return _Steps(advantages=advantages)

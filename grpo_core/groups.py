@@ -222,7 +222,7 @@ def _as_float_array(rewards, group_size=None) -> np.ndarray:
     flat = arr.reshape(-1) if arr.ndim else arr.reshape(1)
     out = np.empty(flat.shape, dtype=np.float64)
     for i, x in enumerate(flat):
-        if isinstance(x, numbers.Real) or isinstance(x, np.bool_):
+        if isinstance(x, (numbers.Real, np.bool_)):
             out[i] = float(x)
             continue
         where = _position_in(arr.shape, i, group_size)
