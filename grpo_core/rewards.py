@@ -103,31 +103,6 @@ def _two_scales(rng, num_prompts, group_size):
 
 
 SCENARIOS: dict[str, Scenario] = {
-    "all-correct": Scenario(
-        "All correct",
-        "Every answer scored 1: no answer is better than its group, so every advantage is 0.",
-        _all_equal(1.0),
-    ),
-    "all-wrong": Scenario(
-        "All wrong",
-        "Every answer scored 0: the prompt is too hard for now and teaches nothing this step.",
-        _all_equal(0.0),
-    ),
-    "one-success": Scenario(
-        "One success in K",
-        "A single right answer gets a large push up; the rest a small push down.",
-        _one_success,
-    ),
-    "near-tie": Scenario(
-        "Near tie",
-        "Rewards differ by about 1e-6: eps decides whether that noise becomes a full signal.",
-        _near_tie,
-    ),
-    "two-scales": Scenario(
-        "Two reward scales",
-        "Prompts graded on [0, 1] and on [0, 100]: group scaling puts them on one scale.",
-        _two_scales,
-    ),
     "binary": Scenario(
         "Verifier, pass rate 0.5",
         "Right or wrong answers, like checking a math result.",
@@ -142,6 +117,31 @@ SCENARIOS: dict[str, Scenario] = {
         "Reward model scores",
         "Continuous scores around a per-prompt level, as a learned reward model gives.",
         lambda rng, n, k: reward_model_scores(rng, n, k),
+    ),
+    "one-success": Scenario(
+        "One success in K",
+        "A single right answer gets a large push up; the rest a small push down.",
+        _one_success,
+    ),
+    "all-correct": Scenario(
+        "All correct",
+        "Every answer scored 1: no answer is better than its group, so every advantage is 0.",
+        _all_equal(1.0),
+    ),
+    "all-wrong": Scenario(
+        "All wrong",
+        "Every answer scored 0: the prompt is too hard for now and teaches nothing this step.",
+        _all_equal(0.0),
+    ),
+    "near-tie": Scenario(
+        "Near tie",
+        "Rewards differ by about 1e-6: eps decides whether that noise becomes a full signal.",
+        _near_tie,
+    ),
+    "two-scales": Scenario(
+        "Two reward scales",
+        "Prompts graded on [0, 1] and on [0, 100]: group scaling puts them on one scale.",
+        _two_scales,
     ),
 }
 

@@ -1,0 +1,56 @@
+"""Share links: compact, URL-safe text for the state a page shows.
+
+Rewards are written as ``1_0_0.5~2_3``: answers joined by ``_``, prompts by
+``~`` (characters a URL carries without escaping), each number in its
+shortest exact form, so a link reproduces the rewards bit for bit.
+"""
+
+from __future__ import annotations
+
+from grpo_core.parsing import parse_reward
+
+MAX_LINK_CHARS = 4000
+ANSWER_SEP, PROMPT_SEP = "_", "~"
+
+
+def format_number(x: float) -> str:
+    """Shortest text that reads back as exactly ``x`` ("1" for 1.0, "0.1", "1e-07")."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def encode_rewards(groups) -> str:
+    """``[[1, 0], [0.5, 2]]`` -> ``"1_0~0.5_2"``."""
+    return PROMPT_SEP.join(ANSWER_SEP.join(format_number(r) for r in g) for g in groups)
+
+
+def decode_rewards(
+    text, *, max_prompts: int, max_answers: int
+) -> tuple[list[list[float]] | None, str | None]:
+    """Rewards from a link, or (None, what is wrong in plain words). Never raises."""
+    if not isinstance(text, str) or not text:
+        return None, "the link has no rewards"
+    if len(text) > MAX_LINK_CHARS:
+        return (
+            None,
+            f"the link's rewards are {len(text):,} characters long (at most {MAX_LINK_CHARS:,})",
+        )
+    rows = text.split(PROMPT_SEP)
+    if len(rows) > max_prompts:
+        return None, f"the link has {len(rows)} prompts; the playground shows at most {max_prompts}"
+    groups = []
+    for p, row in enumerate(rows, start=1):
+        cells = row.split(ANSWER_SEP)
+        if len(cells) > max_answers:
+            return None, f"prompt {p} in the link has {len(cells)} answers (at most {max_answers})"
+        group = []
+        for a, cell in enumerate(cells, start=1):
+            try:
+                value = parse_reward(cell)
+            except ValueError as e:
+                return None, f"prompt {p}, answer {a} in the link: {e}"
+            if value is None:
+                return None, f"prompt {p}, answer {a} in the link is empty"
+            group.append(value)
+        groups.append(group)
+    return groups, None

@@ -1,0 +1,99 @@
+"""Rewards typed by a person: text cells to numbers, with messages that point at the cell.
+
+The playground's grid holds text, so anything can be typed; these functions
+turn it into numbers or say, per cell, what is wrong in plain words.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from grpo_core.groups import MAX_ABS_REWARD
+
+MAX_CELL_CHARS = 40
+_MINUS = str.maketrans({"−": "-", "–": "-", "﹣": "-", "－": "-"})
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+
+
+def parse_reward(text) -> float | None:
+    """One cell's reward: a float, None for a blank cell, ValueError otherwise.
+
+    Accepts what people type: " 0.5 ", "-1", "1e-3", ".5", "+2", a unicode minus.
+    """
+    if text is None:
+        return None
+    if isinstance(text, bool):
+        raise ValueError(f"{text} is not a number")
+    if isinstance(text, (int, float)):
+        value = float(text)
+        if math.isnan(value):
+            return None  # an empty numeric cell arrives as NaN
+        return _checked(value, repr(text))
+    s = str(text).strip().translate(_MINUS)
+    if not s:
+        return None
+    if len(s) > MAX_CELL_CHARS:
+        raise ValueError(f"is {len(s)} characters long; a reward is a number like 0.5")
+    if _DECIMAL_COMMA.match(s):
+        raise ValueError(f"'{s}' uses a decimal comma; write {s.replace(',', '.')}")
+    try:
+        value = float(s)
+    except ValueError:
+        raise ValueError(f"'{s}' is not a number") from None
+    if math.isnan(value):
+        raise ValueError("NaN is not a reward; type a number")
+    return _checked(value, s)
+
+
+def _checked(value: float, shown: str) -> float:
+    if math.isinf(value):
+        raise ValueError(f"{shown} is infinite (too large for a float); rewards must be finite")
+    if abs(value) > MAX_ABS_REWARD:
+        raise ValueError(f"{shown} is too large; rewards must lie within ±{MAX_ABS_REWARD:.0e}")
+    return value
+
+
+@dataclass(frozen=True)
+class CellError:
+    """A cell that is not a reward: prompt and answer are 1-based."""
+
+    prompt: int
+    answer: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"Prompt {self.prompt}, answer {self.answer}: {self.message}."
+
+
+@dataclass(frozen=True)
+class ParsedRewards:
+    """Rewards of each prompt (blank cells left out) and the cells that failed."""
+
+    groups: list[list[float]]
+    errors: list[CellError]
+    blanks: int
+
+
+def parse_reward_grid(columns) -> ParsedRewards:
+    """Parse a grid given as one list of cells per prompt.
+
+    A blank cell is left out, so prompts may end up with different numbers
+    of answers; a cell that is not a number is reported and left out.
+    """
+    groups, errors, blanks = [], [], 0
+    for p, cells in enumerate(columns, start=1):
+        group = []
+        for a, cell in enumerate(cells, start=1):
+            try:
+                value = parse_reward(cell)
+            except ValueError as e:
+                errors.append(CellError(p, a, str(e)))
+                continue
+            if value is None:
+                blanks += 1
+            else:
+                group.append(value)
+        groups.append(group)
+    return ParsedRewards(groups=groups, errors=errors, blanks=blanks)

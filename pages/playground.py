@@ -1,0 +1,118 @@
+"""Reward playground: type or sample rewards, choose a convention, see every step."""
+
+import numpy as np
+import streamlit as st
+
+from grpo_core import advantage_trace
+from grpo_core.explain import describe_group, fmt
+from grpo_core.rewards import SCENARIOS
+from ui import charts, controls, state
+from ui.theme import CHART_CONFIG
+
+
+def resize() -> None:
+    controls.resize_grid(int(st.session_state["pg.num_prompts"]), int(st.session_state["pg.k"]))
+
+
+def sample() -> None:
+    s = st.session_state
+    rng = np.random.default_rng(int(s["pg.seed"]))
+    rewards = SCENARIOS[s["pg.scenario"]].make(rng, int(s["pg.num_prompts"]), int(s["pg.k"]))
+    state.set_grid([[f"{r:.6g}" for r in row] for row in rewards])
+
+
+state.init()
+st.title("Reward playground")
+st.markdown(
+    "Each column is one prompt, each row one of its K sampled answers, each cell the "
+    "reward a grader gave it. Type your own rewards or sample them, then read what GRPO "
+    "does with them: subtract the group's mean, divide by its spread."
+)
+for problem in state.link_problems():
+    st.warning(f"This link could not be used as it is. {problem}")
+
+# 1. Rewards ------------------------------------------------------------------------------
+st.subheader("1 · Rewards")
+grid = state.grid()
+# The size inputs always show the grid's size; changing one resizes the grid.
+st.session_state["pg.num_prompts"] = len(grid)
+st.session_state["pg.k"] = max(len(c) for c in grid)
+c1, c2, c3, c4, c5 = st.columns([1, 1, 2, 1, 1], vertical_alignment="bottom")
+c1.number_input("Prompts", 1, state.MAX_PROMPTS, key="pg.num_prompts", on_change=resize)
+c2.number_input("Answers per prompt (K)", state.MIN_K, state.MAX_K, key="pg.k", on_change=resize)
+scenario = c3.selectbox(
+    "Sample from", list(SCENARIOS), format_func=lambda s: SCENARIOS[s].title, key="pg.scenario"
+)
+c4.number_input("Seed", 0, 2**31 - 1, value=0, key="pg.seed")
+c5.button("Sample", key="pg.sample", type="primary", width="stretch", on_click=sample)
+st.caption(SCENARIOS[scenario].lesson)
+controls.rewards_editor()
+
+# 2. Convention ---------------------------------------------------------------------------
+st.subheader("2 · Convention")
+settings = controls.settings_controls()
+
+# 3. Advantages ---------------------------------------------------------------------------
+st.subheader("3 · Advantages")
+batch = state.current_batch(settings.kwargs())
+for note in batch.notes:
+    st.warning(note)
+state.write_link()
+if not batch.rewards:
+    st.info("Enter at least two rewards for a prompt to see its advantages.")
+    st.stop()
+trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kwargs())
+
+prompt_labels = [f"Prompt {p}" for p in trace.labels]
+shown = st.segmented_control(
+    "Show", range(len(prompt_labels)), format_func=lambda g: prompt_labels[g],
+    default=0, key="pg.prompt", required=True,
+)  # fmt: skip
+g = 0 if shown is None else shown
+members = trace.group_index == g
+rewards, advantages = trace.rewards[members], trace.advantages[members]
+st.markdown(f"**{prompt_labels[g]}.** {describe_group(trace, g)}")
+left, right = st.columns(2)
+left.plotly_chart(
+    charts.rewards_figure(
+        rewards, trace.mean[g], trace.std[g], title=f"{prompt_labels[g]}: rewards and group mean"
+    ),
+    key="pg.rewards_chart",
+    config=CHART_CONFIG,
+)
+left.caption(
+    f"Rewards of {prompt_labels[g].lower()}: mean {fmt(trace.mean[g])} (dashed line), "
+    f"std {fmt(trace.std[g])} (shaded band)."
+)
+right.plotly_chart(
+    charts.advantages_figure(
+        advantages, title=f"{prompt_labels[g]}: advantages", clip=trace.convention.clip
+    ),
+    key="pg.advantages_chart",
+    config=CHART_CONFIG,
+)
+right.caption(
+    "Advantages: bars above 0 (blue, +) push that answer's tokens up; below 0 "
+    "(vermillion, hatched, −) push them down. Values: "
+    + ", ".join(charts.signed(a) for a in advantages)
+    + "."
+)
+
+with st.expander("What happens to every prompt", expanded=len(trace.labels) > 1):
+    for i, label in enumerate(prompt_labels):
+        st.markdown(f"**{label}.** {describe_group(trace, i)}")
+
+st.markdown("**Every step, every answer**")
+table = trace.to_frame().rename(columns={"centred": "R − baseline"})
+st.dataframe(table, hide_index=True, key="pg.table", width="stretch")
+d1, d2 = st.columns([1, 3])
+d1.download_button(
+    "Download CSV",
+    table.to_csv(index=False).encode(),
+    file_name="grpo_advantages.csv",
+    mime="text/csv",
+    key="pg.csv",
+)
+with d2:
+    st.markdown("**Share this view**: the link below reproduces these rewards and settings.")
+    controls.share_link()

@@ -1,0 +1,134 @@
+"""Step-by-step walkthrough: the advantage formula one operation at a time, with real numbers."""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from grpo_core import advantage_trace
+from grpo_core.explain import advantage_latex, describe_group, fmt, mean_latex, std_latex, tex
+from ui import charts, controls, state
+from ui.theme import CHART_CONFIG
+
+STEPS = tomllib.loads((Path(__file__).parents[1] / "content/walkthrough.toml").read_text())["step"]
+WHITEBOARD = [2, 4, 4, 4, 5, 5, 7, 9]  # mean 5, population std 2: every step is round
+
+
+def go_to(step: int) -> None:
+    st.session_state["wt.step"] = min(max(step, 1), len(STEPS))
+
+
+def vector(name: str, values, digits: int = 4) -> str:
+    """LaTeX for (v1, v2, ...), elided after 12 values."""
+    shown = [tex(v, digits) for v in values[:12]] + ([r"\dots"] if len(values) > 12 else [])
+    return rf"{name} = ({', '.join(shown)})"
+
+
+state.init()
+st.session_state.setdefault("wt.step", 1)
+st.title("Step-by-step walkthrough")
+st.markdown(
+    "Six steps turn a group's rewards into advantages. Follow them on your own rewards "
+    "from the playground, or on a whiteboard example you can check by hand."
+)
+source = st.segmented_control(
+    "Rewards to follow",
+    ["yours", "whiteboard"],
+    format_func={"yours": "Your rewards", "whiteboard": "Whiteboard example"}.get,
+    default="yours",
+    required=True,
+    key="wt.source",
+)
+
+if source == "whiteboard":
+    trace = advantage_trace(WHITEBOARD, convention="zscore")
+    labels = ["Whiteboard group"]
+    st.info(
+        "Eight rewards chosen so every step is a round number: mean 5, population std 2 "
+        "(ddof=0), eps 0. TRL divides by the sample std instead, which makes every "
+        f"advantage {fmt(np.sqrt(7 / 8))} times the one shown here."
+    )
+else:
+    with st.expander("Convention"):
+        controls.settings_controls()
+    settings = state.settings()
+    batch = state.current_batch(settings.kwargs())
+    for note in batch.notes:
+        st.warning(note)
+    if not batch.rewards:
+        st.info("The playground has no usable rewards: enter some there first.")
+        st.page_link(
+            "pages/playground.py", label="Open the reward playground", icon=":material/science:"
+        )
+        st.stop()
+    trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kwargs())
+    labels = [f"Prompt {p}" for p in trace.labels]
+
+c1, c2 = st.columns(2)
+g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
+members = np.flatnonzero(trace.group_index.ravel() == g)
+rewards = trace.rewards.ravel()[members]
+answer = c2.selectbox(
+    "Answer to follow in the formulas",
+    range(len(members)),
+    format_func=lambda a: f"answer {a + 1} (reward {fmt(rewards[a])})",
+    key="wt.answer",
+)
+answer = min(answer or 0, len(members) - 1)
+
+step = st.session_state["wt.step"]
+prev, where, after = st.columns([1, 4, 1], vertical_alignment="center")
+prev.button("← Previous", key="wt.prev", on_click=go_to, args=(step - 1,), disabled=step == 1)
+where.progress(step / len(STEPS), text=f"Step {step} of {len(STEPS)}: {STEPS[step - 1]['title']}")
+after.button("Next →", key="wt.next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS))
+
+conv = trace.convention
+centred = rewards - trace.mean[g]
+advantages = trace.advantages.ravel()[members]
+words = STEPS[step - 1]
+text = words["text_no_scale"] if step == 5 and conv.scale == "none" else words["text"]
+st.subheader(f"{step} · {words['title']}")
+st.markdown(
+    text.format(
+        k=len(members),
+        prompt=labels[g],
+        eps=fmt(conv.eps),
+        convention=conv.name,
+        ddof_words="K − 1 (sample std, ddof=1, as torch.std)"
+        if conv.ddof
+        else "K (population std, ddof=0)",
+    )
+)
+
+mean, std = trace.mean[g], trace.std[g]
+if step == 1:
+    st.latex(vector("R", rewards, 6))
+    figure = charts.rewards_figure(rewards, None, None, title="Rewards")
+elif step == 2:
+    st.latex(mean_latex(trace, g))
+    figure = charts.rewards_figure(rewards, mean, None, title="Rewards and their mean")
+elif step == 3:
+    st.latex(
+        rf"R_{{{answer + 1}}} - \bar R = {tex(rewards[answer], 6)} - {tex(mean, 6)}"
+        rf" = {tex(centred[answer])}"
+    )
+    st.caption(f"Sum of the centred rewards: {fmt(centred.sum())} (0 up to rounding).")
+    figure = charts.rewards_figure(centred, mean, None, title="R − mean", centred=True)
+elif step == 4:
+    st.latex(std_latex(trace, g))
+    figure = charts.rewards_figure(centred, mean, std, title="R − mean, ± 1 std", centred=True)
+elif step == 5:
+    st.latex(advantage_latex(trace, g, answer))
+    if trace.zero_spread[g]:
+        st.info("Every reward is equal: the numerator is 0, so every advantage is exactly 0.")
+    elif trace.damped[g]:
+        st.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
+    figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
+else:
+    st.latex(vector("A", advantages))
+    st.markdown(describe_group(trace, g))
+    st.caption(f"Sum of the advantages: {fmt(advantages.sum())} (0 up to rounding).")
+    figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
+
+st.plotly_chart(figure, key="wt.chart", config=CHART_CONFIG)

@@ -1,0 +1,38 @@
+"""AppTest helpers: run a page as the navigation would, with state or a link."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
+
+
+def open_page(page: str, *, query: dict | None = None, state: dict | None = None) -> AppTest:
+    """Run app.py, then switch to ``page``, as a browser following a link would."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.run()
+    if page != "pages/home.py":
+        at.switch_page(page)
+        at.run()
+    return at
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    """Every value of one kind of element (markdown, warning, latex, ...) on the page."""
+    return [e.value for e in getattr(at, kind)]
+
+
+@pytest.fixture
+def page():
+    return open_page
+
+
+def latex(at: AppTest) -> list[str]:
+    """The LaTeX bodies on the page, without the $$ fences st.latex adds."""
+    return [e.value.strip().removeprefix("$$").removesuffix("$$").strip() for e in at.latex]

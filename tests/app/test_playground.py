@@ -1,0 +1,153 @@
+"""Reward playground: sampling, conventions, bad cells, links, CSV."""
+
+import math
+
+import numpy as np
+import pytest
+
+from grpo_core import group_advantages
+from tests.app.conftest import open_page, texts
+
+PAGE = "pages/playground.py"
+TRL_BINARY = 0.5 / (math.sqrt(2 / 7) + 1e-4)  # [1,0,1,1,0,0,1,0] under TRL
+
+
+def table(at):
+    return at.dataframe[-1].value  # the step table comes after the grid
+
+
+def set_grid(at, columns):
+    at.session_state["rewards_grid"] = columns
+    at.session_state["grid_version"] = at.session_state["grid_version"] + 1
+    at.run()
+
+
+def test_default_rewards_show_trl_numbers():
+    at = open_page(PAGE)
+    assert not at.exception
+    frame = table(at)
+    first = frame[frame.prompt == 1]
+    np.testing.assert_allclose(first.advantage.abs(), TRL_BINARY, rtol=1e-12)
+    assert first["mean"].iloc[0] == 0.5
+    assert any("0.935 std above" in t for t in texts(at, "markdown"))
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_sampling_fills_the_grid_from_a_scenario():
+    at = open_page(PAGE)
+    at.selectbox(key="pg.scenario").set_value("one-success")
+    at.number_input(key="pg.seed").set_value(3)
+    at.number_input(key="pg.k").set_value(16).run()
+    at.button(key="pg.sample").click().run()
+    assert not at.exception
+    grid = at.session_state["rewards_grid"]
+    assert len(grid) == 2 and all(len(c) == 16 for c in grid)
+    assert all(sum(float(x) for x in c) == 1 for c in grid)
+    frame = table(at)
+    assert frame.advantage.max() == pytest.approx(
+        group_advantages([1] + [0] * 15, convention="trl")[0]
+    )
+
+
+def test_changing_the_convention_changes_the_numbers():
+    at = open_page(PAGE)
+    at.selectbox(key="w.settings.convention").set_value("zscore").run()
+    frame = table(at)
+    np.testing.assert_allclose(frame[frame.prompt == 1].advantage.abs(), 1.0)
+    assert at.query_params["c"] == "zscore"
+
+
+def test_custom_settings_override_the_convention():
+    at = open_page(PAGE)
+    at.toggle(key="w.settings.custom").set_value(True).run()
+    at.radio(key="w.settings.ddof").set_value(0)
+    at.text_input(key="w.settings.eps").set_value("0").run()
+    frame = table(at)
+    np.testing.assert_allclose(frame[frame.prompt == 1].advantage.abs(), 1.0)
+    at.text_input(key="w.settings.eps").set_value("lots").run()
+    assert any("eps: 'lots' is not a number" in w for w in texts(at, "warning"))
+    assert not at.exception
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ("abc", "Prompt 1, answer 2: 'abc' is not a number"),
+        ("nan", "Prompt 1, answer 2: NaN is not a reward"),
+        ("inf", "Prompt 1, answer 2: inf is infinite"),
+        ("1e400", "Prompt 1, answer 2: 1e400 is infinite"),
+        ("<script>alert(1)</script>", "is not a number"),
+    ],
+)
+def test_a_bad_cell_is_named_and_the_rest_still_computes(cell, message):
+    at = open_page(PAGE)
+    set_grid(at, [["1", cell, "0", "1"], ["2", "3", "4", "5"]])
+    assert not at.exception
+    assert any(message in w for w in texts(at, "warning"))
+    frame = table(at)
+    assert frame[frame.prompt == 1].reward.tolist() == [1.0, 0.0, 1.0]  # the cell is left out
+    assert len(frame[frame.prompt == 2]) == 4
+    assert at.session_state["rewards_grid"][0][1] == cell  # the typed text is kept
+
+
+def test_a_lone_reward_is_left_out_under_trl_but_passes_through_verl():
+    at = open_page(PAGE)
+    set_grid(at, [["1", "", ""], ["2", "3", "4"]])
+    assert any("Prompt 1 has only one reward (K=1)" in w for w in texts(at, "warning"))
+    assert table(at).prompt.unique().tolist() == [2]
+    at.selectbox(key="w.settings.convention").set_value("verl").run()
+    frame = table(at)
+    assert frame[frame.prompt == 1].advantage.iloc[0] == pytest.approx(1 / (1 + 1e-6))
+
+
+def test_all_blank_grid_says_what_to_do():
+    at = open_page(PAGE)
+    set_grid(at, [["", ""], ["", ""]])
+    assert not at.exception
+    assert any("Enter at least two rewards" in i for i in texts(at, "info"))
+
+
+def test_all_equal_prompt_is_explained():
+    at = open_page(PAGE)
+    set_grid(at, [["1", "1", "1"], ["0", "1", "0"]])
+    assert any("teaches nothing" in t for t in texts(at, "markdown"))
+
+
+def test_link_reproduces_rewards_and_settings():
+    at = open_page(PAGE, query={"r": "1_2_3~0.5_0.5_1", "c": "verl"})
+    assert not at.exception
+    assert at.session_state["rewards_grid"] == [["1", "2", "3"], ["0.5", "0.5", "1"]]
+    frame = table(at)
+    expected = group_advantages([[1, 2, 3], [0.5, 0.5, 1]], convention="verl").ravel()
+    np.testing.assert_allclose(frame.advantage, expected)
+    assert at.query_params["r"] == "1_2_3~0.5_0.5_1"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"r": "<script>alert(1)</script>"},
+        {"r": "1_2~" * 10_000},
+        {"c": "ppo"},
+        {"r": "1_nan", "c": "trl"},
+        {"ddof": "7", "scale": "everything", "eps": "-1"},
+    ],
+)
+def test_malformed_link_gets_a_message_and_defaults(query):
+    at = open_page(PAGE, query=query)
+    assert not at.exception
+    assert texts(at, "warning"), "a malformed link must be explained"
+    assert len(table(at)) >= 2
+
+
+def test_ten_thousand_rewards_in_a_link_are_refused_in_plain_words():
+    at = open_page(PAGE, query={"r": "_".join(["1"] * 10_000)})
+    assert any("characters long" in w or "answers" in w for w in texts(at, "warning"))
+    assert not at.exception
+
+
+def test_csv_download_holds_every_step():
+    at = open_page(PAGE)
+    assert at.get("download_button")
+    csv = table(at).to_csv(index=False)
+    assert csv.splitlines()[0].startswith("prompt,answer,reward,mean")

@@ -1,0 +1,51 @@
+"""grpo_core.links: share links round-trip exactly and refuse junk in plain words."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grpo_core.links import decode_rewards, encode_rewards, format_number
+
+LIMITS = {"max_prompts": 8, "max_answers": 64}
+
+
+def test_compact_and_readable():
+    assert encode_rewards([[1.0, 0.0, 0.5], [-2.0, 1e-7]]) == "1_0_0.5~-2_1e-07"
+
+
+@given(
+    st.lists(
+        st.lists(st.floats(-1e100, 1e100, allow_nan=False), min_size=1, max_size=64),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_round_trip_is_exact(groups):
+    decoded, error = decode_rewards(encode_rewards(groups), **LIMITS)
+    assert error is None
+    assert [np.array(g).tobytes() for g in decoded] == [np.array(g).tobytes() for g in groups]
+
+
+def test_format_number_is_shortest_exact():
+    assert [format_number(x) for x in (1.0, 0.1, 1e-7, -3.5)] == ["1", "0.1", "1e-07", "-3.5"]
+
+
+@given(st.text(max_size=200))
+def test_never_raises_on_junk(text):
+    decoded, error = decode_rewards(text, **LIMITS)
+    assert (decoded is None) != (error is None)
+
+
+def test_junk_gets_a_reason():
+    cases = {
+        "": "no rewards",
+        "1_x": "prompt 1, answer 2 in the link: 'x' is not a number",
+        "1__2": "prompt 1, answer 2 in the link is empty",
+        "~".join(["1_2"] * 9): "9 prompts",
+        "_".join(["1"] * 65): "65 answers",
+        "1_" * 3000: "characters long",
+        "1_nan": "NaN",
+    }
+    for text, reason in cases.items():
+        decoded, error = decode_rewards(text, **LIMITS)
+        assert decoded is None and reason in error, (text[:20], error)

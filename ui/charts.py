@@ -1,0 +1,115 @@
+"""Plotly figures shared by several pages: numbers in, a figure out, nothing computed."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from grpo_core.explain import fmt
+from ui.theme import (
+    BAND,
+    BAND_EDGE,
+    INK,
+    NEGATIVE,
+    NEGATIVE_PATTERN,
+    NEUTRAL,
+    POSITIVE,
+    TEMPLATE,
+)
+
+
+def answer_labels(k: int) -> list[str]:
+    return [f"#{i}" for i in range(1, k + 1)]
+
+
+def rewards_figure(
+    rewards,
+    mean: float | None,
+    std: float | None,
+    *,
+    title: str,
+    centred: bool = False,
+) -> go.Figure:
+    """Rewards of one group as bars, the group mean as a line (unless None) and
+    mean ± std as a band (unless None). With ``centred`` the bars show R - mean
+    and the line sits at 0."""
+    rewards = np.asarray(rewards, dtype=float)
+    x = answer_labels(len(rewards))
+    level = 0.0 if centred else (mean or 0.0)
+    fig = go.Figure(layout={"template": TEMPLATE, "title": title, "height": 320})
+    if std is not None and std > 0:
+        fig.add_hrect(
+            y0=level - std,
+            y1=level + std,
+            fillcolor=BAND,
+            line={"color": BAND_EDGE, "width": 1, "dash": "dot"},
+            layer="below",
+        )
+        band_marker = {"symbol": "square", "size": 14, "color": BAND, "line": {"color": BAND_EDGE}}
+        fig.add_trace(  # a legend entry for the band
+            go.Scatter(
+                x=[None], y=[None], mode="markers", name=f"± 1 std ({fmt(std)})", marker=band_marker
+            )
+        )
+    fig.add_trace(
+        go.Bar(
+            x=x,
+            y=rewards,
+            name="R − mean" if centred else "reward",
+            marker={"color": NEUTRAL},
+            text=[fmt(r) for r in rewards],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="answer %{x}: %{y}<extra></extra>",
+        )
+    )
+    if mean is not None:
+        fig.add_hline(
+            y=level,
+            line={"color": INK, "width": 2, "dash": "dash"},
+            annotation={
+                "text": "0 = the mean" if centred else f"mean {fmt(mean)}",
+                "bgcolor": "rgba(255, 255, 255, 0.85)",
+                "font": {"color": INK},
+            },
+            annotation_position="top right",
+        )
+    fig.update_yaxes(title="R − mean" if centred else "reward")
+    fig.update_xaxes(title="answer", type="category")
+    return fig
+
+
+def advantages_figure(advantages, *, title: str, clip: float | None = None) -> go.Figure:
+    """Signed bars: up and blue with "+" for pushed up, down, vermillion, hatched, "−" for down."""
+    advantages = np.asarray(advantages, dtype=float)
+    positive = advantages > 0
+    fig = go.Figure(layout={"template": TEMPLATE, "title": title, "height": 320})
+    fig.add_trace(
+        go.Bar(
+            x=answer_labels(len(advantages)),
+            y=advantages,
+            marker={
+                "color": [POSITIVE if p else NEGATIVE for p in positive],
+                "pattern": {"shape": ["" if p else NEGATIVE_PATTERN for p in positive]},
+            },
+            text=[signed(a) for a in advantages],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="answer %{x}: A = %{y:.4g}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    if clip is not None:
+        for y in (clip, -clip):
+            fig.add_hline(y=y, line={"color": NEUTRAL, "dash": "dot"})
+    fig.add_hline(y=0, line={"color": INK, "width": 1.5})
+    fig.update_yaxes(title="advantage A", zeroline=True)
+    fig.update_xaxes(title="answer", type="category")
+    return fig
+
+
+def signed(x: float) -> str:
+    """'+0.935', '−0.935' (a real minus sign) or '0'."""
+    if x == 0:
+        return "0"
+    return ("+" if x > 0 else "−") + fmt(abs(x))

@@ -1,0 +1,221 @@
+"""State shared by pages, kept in ``st.session_state`` under these documented keys,
+and mirrored in the URL so a copied link reproduces the view.
+
+Session keys
+- ``rewards_grid``: list of prompts, each a list of K text cells (what the grid shows).
+- ``grid_version``: int; bumped when the grid is replaced (sample, resize, link),
+  so the editor starts fresh instead of re-applying old edits.
+- ``settings.convention``, ``settings.custom``, ``settings.ddof``, ``settings.eps``,
+  ``settings.scale``, ``settings.clip``: the advantage settings (see ``Settings``).
+- ``link_read``: the URL was read once for this session.
+
+URL parameters: ``r`` rewards (``1_0_1~0.5_2``), ``c`` convention, and, when set by
+hand, ``ddof``, ``eps``, ``scale``, ``clip``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import streamlit as st
+
+from grpo_core import CONVENTIONS, get_convention
+from grpo_core.conventions import SCALES
+from grpo_core.links import decode_rewards, encode_rewards, format_number
+from grpo_core.parsing import ParsedRewards, parse_reward, parse_reward_grid
+
+MAX_PROMPTS, MAX_K, MIN_K = 8, 64, 2
+DEFAULT_GRID = [
+    ["1", "0", "1", "1", "0", "0", "1", "0"],
+    ["0.9", "0.2", "0.5", "0.7", "0.1", "0.4", "0.8", "0.3"],
+]
+SETTING_DEFAULTS = {
+    "settings.convention": "trl",
+    "settings.custom": False,
+    "settings.ddof": 1,
+    "settings.eps": "0.0001",
+    "settings.scale": "group",
+    "settings.clip": "",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How advantages are computed: a convention, optionally with parameters set by hand."""
+
+    convention: str
+    custom: bool
+    ddof: int
+    eps: float
+    scale: str
+    clip: float | None
+
+    def kwargs(self) -> dict:
+        """Keyword arguments for grpo_core.group_advantages / advantage_trace."""
+        if not self.custom:
+            return {"convention": self.convention}
+        return {
+            "convention": self.convention,
+            "ddof": self.ddof,
+            "eps": self.eps,
+            "scale": self.scale,
+            "clip": math.inf if self.clip is None else self.clip,
+        }
+
+
+def init() -> None:
+    """Set every shared key that is missing, then apply the URL once per session."""
+    for key, value in SETTING_DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+    st.session_state.setdefault("rewards_grid", [list(row) for row in DEFAULT_GRID])
+    st.session_state.setdefault("grid_version", 0)
+    if not st.session_state.get("link_read"):
+        st.session_state["link_read"] = True
+        problems = _read_link(st.query_params)
+        if problems:
+            st.session_state["link_problems"] = problems
+
+
+def link_problems() -> list[str]:
+    """What was wrong with the link this session was opened with (shown once)."""
+    return st.session_state.pop("link_problems", [])
+
+
+def grid() -> list[list[str]]:
+    return st.session_state["rewards_grid"]
+
+
+def set_grid(columns: list[list[str]]) -> None:
+    """Replace the rewards (sampling, resizing, a link): the editor starts afresh."""
+    st.session_state["rewards_grid"] = [list(c) for c in columns]
+    st.session_state["grid_version"] += 1
+
+
+def parsed_rewards() -> ParsedRewards:
+    return parse_reward_grid(grid())
+
+
+def settings() -> Settings:
+    """The current settings; a bad eps or clip typed by hand falls back (see settings_errors)."""
+    s = st.session_state
+    conv = get_convention(s["settings.convention"])
+    eps, clip = _number(s["settings.eps"], conv.eps), _number(s["settings.clip"], None)
+    return Settings(
+        convention=conv.name,
+        custom=bool(s["settings.custom"]),
+        ddof=int(s["settings.ddof"]),
+        eps=eps if eps is not None and eps >= 0 else conv.eps,
+        scale=s["settings.scale"],
+        clip=clip if clip is not None and clip > 0 else None,
+    )
+
+
+def settings_errors() -> list[str]:
+    """Plain-words problems with the eps and clip typed by hand."""
+    s = st.session_state
+    if not s["settings.custom"]:
+        return []
+    errors = []
+    try:
+        eps = parse_reward(s["settings.eps"])
+        if eps is None or eps < 0:
+            errors.append("eps must be a number ≥ 0 (for example 1e-4); using the convention's.")
+    except ValueError as e:
+        errors.append(f"eps: {e}; using the convention's.")
+    try:
+        clip = parse_reward(s["settings.clip"])
+        if clip is not None and clip <= 0:
+            errors.append("clip must be a positive number, or blank for no clamp.")
+    except ValueError as e:
+        errors.append(f"clip: {e}; no clamp applied.")
+    return errors
+
+
+def write_link() -> None:
+    """Mirror the rewards and settings in the URL (only the parts that are valid)."""
+    parsed = parsed_rewards()
+    params = {"c": st.session_state["settings.convention"]}
+    if not parsed.errors and all(parsed.groups):
+        params["r"] = encode_rewards(parsed.groups)
+    s = settings()
+    if s.custom:
+        params.update(ddof=str(s.ddof), eps=format_number(s.eps), scale=s.scale)
+        if s.clip is not None:
+            params["clip"] = format_number(s.clip)
+    if dict(st.query_params) != params:
+        st.query_params.from_dict(params)
+
+
+def _read_link(query) -> list[str]:
+    problems = []
+    if "r" in query:
+        groups, error = decode_rewards(query["r"], max_prompts=MAX_PROMPTS, max_answers=MAX_K)
+        if error:
+            problems.append(f"Rewards: {error}. Showing the default rewards.")
+        else:
+            width = max(len(g) for g in groups)
+            set_grid([[format_number(r) for r in g] + [""] * (width - len(g)) for g in groups])
+    if "c" in query:
+        if query["c"] in CONVENTIONS:
+            st.session_state["settings.convention"] = query["c"]
+        else:
+            problems.append(
+                f"Convention: {query['c'][:40]!r} is not one of {', '.join(CONVENTIONS)}; "
+                "using trl."
+            )
+    custom = {k: query[k] for k in ("ddof", "eps", "scale", "clip") if k in query}
+    if custom:
+        st.session_state["settings.custom"] = True
+        if custom.get("ddof", "1") in ("0", "1"):
+            st.session_state["settings.ddof"] = int(custom.get("ddof", "1"))
+        else:
+            problems.append("ddof must be 0 or 1; using 1.")
+        if custom.get("scale", "group") in SCALES:
+            st.session_state["settings.scale"] = custom.get("scale", "group")
+        else:
+            problems.append(f"scale must be one of {', '.join(SCALES)}; using group.")
+        for key in ("eps", "clip"):
+            if key in custom:
+                st.session_state[f"settings.{key}"] = custom[key][:40]
+    return problems
+
+
+def _number(text, fallback):
+    try:
+        value = parse_reward(text)
+    except ValueError:
+        return fallback
+    return fallback if value is None else value
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The rewards ready for grpo_core: flat values with a prompt number per reward."""
+
+    rewards: list[float]
+    prompt_ids: list[int]
+    notes: list[str]
+    """What was left out, and why, in plain words."""
+
+
+def current_batch(kwargs: dict) -> Batch:
+    """The grid's valid rewards; bad cells, empty prompts and refused lone rewards left out."""
+    parsed = parsed_rewards()
+    notes = [f"{e} That cell is left out until it is fixed." for e in parsed.errors]
+    conv = get_convention(kwargs["convention"])
+    refuses_one = conv.singleton == "refuse" or conv.baseline == "leave-one-out"
+    rewards, ids = [], []
+    for p, group in enumerate(parsed.groups, start=1):
+        if not group:
+            notes.append(f"Prompt {p} has no rewards yet.")
+            continue
+        if len(group) == 1 and refuses_one:
+            notes.append(
+                f"Prompt {p} has only one reward (K=1), and {conv.name} needs at least "
+                "2 answers per prompt: it is left out. (verl passes a lone reward through.)"
+            )
+            continue
+        rewards += group
+        ids += [p] * len(group)
+    return Batch(rewards, ids, notes)
