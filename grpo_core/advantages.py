@@ -288,8 +288,20 @@ def _exact_ties(
     n = grouped.sizes
     bound = n * (n * _TIE_ROUNDING * np.abs(mean)) ** 2
     candidates = np.flatnonzero((sum_squares <= bound) & (n > 1))
-    for g, row in zip(candidates, grouped.rows(candidates), strict=True):
-        tied[g] = bool(np.all(row == row[0]))
+    if grouped.codes is None:
+        rows = grouped.values[candidates]
+        tied[candidates] = np.all(rows == rows[:, :1], axis=1)
+        return tied
+    # Uneven groups: a group is tied when its largest and smallest rewards are equal.
+    in_candidate = np.zeros(grouped.num_groups, dtype=bool)
+    in_candidate[candidates] = True
+    members = in_candidate[grouped.codes]
+    codes, values = grouped.codes[members], grouped.values[members]
+    high = np.full(grouped.num_groups, -np.inf)
+    low = np.full(grouped.num_groups, np.inf)
+    np.maximum.at(high, codes, values)
+    np.minimum.at(low, codes, values)
+    tied[candidates] = high[candidates] == low[candidates]
     return tied
 
 
