@@ -28,6 +28,8 @@ _TIE_ROUNDING = 8 * np.finfo(np.float64).eps
 """A spread this small relative to the mean may be rounding of an exact tie."""
 _UNDERFLOW = 1e-200
 """Below this, a sum of squares may have lost digits to underflow."""
+_TINY = 1e-300
+"""Below this, a denominator's reciprocal may overflow."""
 
 
 def group_advantages(
@@ -221,15 +223,24 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
     else:
         scale_std = None
         denominator = np.ones_like(std)
-    # A zero denominator only occurs with eps = 0 over exactly tied rewards,
-    # whose centred values are exactly 0: define 0/0 = 0.
-    with np.errstate(divide="ignore"):
-        inverse = np.divide(1.0, denominator, out=None if keep else denominator)
-    if conv.eps == 0:
-        inverse[np.isinf(inverse)] = 1.0
-
     advantages = centred.copy() if keep else centred
+    # Multiply by the reciprocal (the fast path, within an ulp of dividing), except
+    # where the denominator is 0 or so small its reciprocal would overflow.
+    tiny = denominator < _TINY if denominator.min() < _TINY else None
+    if tiny is None:  # the fast path reuses the buffer; the trace keeps the denominator
+        inverse = np.divide(1.0, denominator, out=None if keep else denominator)
+    else:
+        inverse = np.divide(1.0, np.where(tiny, 1.0, denominator))
     advantages *= grouped.per_reward(inverse)
+    if tiny is not None:
+        # A zero denominator only occurs with eps = 0 over exactly tied rewards,
+        # whose centred values are exactly 0: define 0/0 = 0.
+        safe = np.where(denominator == 0.0, 1.0, denominator)
+        if grouped.codes is None:
+            advantages[tiny] /= safe[tiny][:, None]
+        else:
+            rows = tiny[grouped.codes]
+            advantages[rows] /= safe[grouped.codes[rows]]
     clamped = None
     if conv.clip is not None:
         if keep:

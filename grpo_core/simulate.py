@@ -304,20 +304,13 @@ def simulate_cached(config: SimConfig) -> SimResult:
 def _group_advantages(rewards: np.ndarray, convention: str) -> np.ndarray:
     """(S, N, K) advantages of each seed's batch, through ``group_advantages``.
 
-    The groups with any spread go in as one (G, K) array; an all-equal group
-    gets exactly 0, which is what ``group_advantages`` defines for it under
-    every convention (sending the many tied groups of binary rewards through
-    the engine would only spend time confirming that). A convention that
-    divides by the std of the whole batch ("trl-batch") sees every group, one
-    call per seed, so that its batch is one run's prompts, not every seed's.
+    A convention that divides by the std of the whole batch ("trl-batch") sees
+    one call per seed, so that its batch is one run's prompts, not every seed's.
     """
     if get_convention(convention).scale == "batch":
         return np.stack([group_advantages(r, convention=convention) for r in rewards])
-    spread = _row_min(rewards) != _row_max(rewards)  # (S, N)
-    out = np.zeros(rewards.shape)
-    if spread.any():
-        out[spread] = group_advantages(rewards[spread], convention=convention)
-    return out
+    s, n, k = rewards.shape
+    return group_advantages(rewards.reshape(s * n, k), convention=convention).reshape(s, n, k)
 
 
 def _gradient_noise(pi, pi_a, advantages, grad) -> np.ndarray:

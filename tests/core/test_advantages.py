@@ -137,6 +137,17 @@ def test_spread_survives_underflow():
     np.testing.assert_allclose(a, [-math.sqrt(1.5), 0, math.sqrt(1.5)], rtol=1e-12)
 
 
+@pytest.mark.parametrize("eps", [5e-324, 1e-310, 1e-305])
+def test_subnormal_eps_on_a_tie_is_still_zero(eps):
+    assert np.all(group_advantages([1.0] * 4, convention="trl", eps=eps) == 0)
+
+
+def test_subnormal_rewards_keep_their_z_scores():
+    np.testing.assert_allclose(group_advantages([0, 1e-310], convention="zscore"), [-1, 1])
+    a = group_advantages([0, 1e-310], convention="trl", eps=1e-320)
+    assert np.all(np.isfinite(a)) and a[1] > 0.5
+
+
 # --- shapes and grouping --------------------------------------------------------------
 
 

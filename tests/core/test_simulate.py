@@ -171,8 +171,8 @@ def test_critic_error_shrinks_and_is_absent_without_critic():
     )
 
 
-def test_group_advantages_shortcut_matches_the_engine():
-    """The simulator sends only groups with spread to group_advantages; ties get 0."""
+def test_one_engine_call_over_seeds_equals_one_call_per_seed():
+    """Rows are independent: batching every seed into one call changes no bit."""
     rng = np.random.default_rng(5)
     rewards = rng.binomial(1, 0.2, size=(3, 40, 4)).astype(float)
     rewards[0, 0] = 0.4  # a tie that is not 0 or 1
