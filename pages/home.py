@@ -4,11 +4,12 @@ import streamlit as st
 
 from grpo_core import group_advantages
 from grpo_core.explain import fmt
-from ui import charts
+from ui import charts, state
 from ui.theme import CHART_CONFIG
 
 EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]
 
+state.init()
 st.title("GRPO advantage lab")
 st.markdown(
     "GRPO trains a language model by sampling **K answers to the same prompt**, grading "

@@ -24,6 +24,7 @@ from grpo_core import CONVENTIONS, get_convention
 from grpo_core.conventions import SCALES
 from grpo_core.links import decode_rewards, encode_rewards, format_number
 from grpo_core.parsing import ParsedRewards, parse_reward, parse_reward_grid
+from ui import nav
 
 MAX_PROMPTS, MAX_K, MIN_K = 8, 64, 2
 DEFAULT_GRID = [
@@ -65,7 +66,9 @@ class Settings:
 
 
 def init() -> None:
-    """Set every shared key that is missing, then apply the URL once per session."""
+    """Every page starts here: route through app.py, set missing shared keys, and
+    apply the URL once per session."""
+    nav.ensure_app_navigation()
     for key, value in SETTING_DEFAULTS.items():
         st.session_state.setdefault(key, value)
     st.session_state.setdefault("rewards_grid", [list(row) for row in DEFAULT_GRID])

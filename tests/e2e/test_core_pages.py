@@ -1,0 +1,97 @@
+"""In a real browser: every page renders, the playground edits and samples, the walkthrough
+steps, and a shared link reproduces the view in a fresh browser."""
+
+import pytest
+
+from tests.app.conftest import PAGES as PAGE_FILES
+from tests.e2e.conftest import (
+    assert_healthy,
+    chart_marks,
+    edit_cell,
+    open_path,
+    settle,
+    shot,
+)
+from ui.nav import PAGES
+
+pytestmark = pytest.mark.e2e
+
+
+def url_path(page_file: str) -> str:
+    """The URL path ui/nav.py gives a page file."""
+    name = page_file.removeprefix("pages/").removesuffix(".py")
+    return next(url for entries in PAGES.values() for file, *_, url in entries if file == name)
+
+
+@pytest.mark.parametrize("page_file", PAGE_FILES)
+def test_every_page_renders_with_charts_or_text(app_url, page, page_file):
+    open_path(page, app_url, f"/{url_path(page_file)}")
+    assert_healthy(page)
+    assert page.locator("h1").count() >= 1
+    if page.locator(".js-plotly-plot").count():
+        assert chart_marks(page) > 0, "a chart rendered empty"
+    assert page.locator(".katex-error").count() == 0, "a formula failed to render"
+    shot(page, f"page_{url_path(page_file)}")
+
+
+def test_playground_edit_a_cell_then_sample(app_url, page):
+    open_path(page, app_url, "/playground")
+    edit_cell(page, column=0, row=1, text="abc")
+    alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+    assert any("Prompt 1, answer 2: 'abc' is not a number" in a for a in alerts)
+    assert_healthy(page)
+    assert chart_marks(page) > 0
+    shot(page, "playground_bad_cell")
+
+    edit_cell(page, column=0, row=1, text="0.25")
+    alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+    assert not any("not a number" in a for a in alerts)
+    assert "r=1_0.25_1_1_0_0_1_0" in page.url
+
+    page.get_by_role("button", name="Sample").click()
+    settle(page, 800)
+    assert_healthy(page)
+    assert "r=1_0.25_1" not in page.url
+    shot(page, "playground_sampled")
+
+
+def test_walkthrough_steps_render_formulas(app_url, page):
+    open_path(page, app_url, "/walkthrough")
+    for step in range(2, 7):
+        page.get_by_role("button", name="Next →").click()
+        page.get_by_text(f"Step {step} of 6").wait_for()
+        settle(page)
+        assert page.locator(".katex").count() >= 1
+        assert page.locator(".katex-error").count() == 0
+        assert chart_marks(page) > 0
+    shot(page, "walkthrough_step6")
+    page.get_by_role("button", name="← Previous").click()
+    page.get_by_text("Step 5 of 6").wait_for()
+    settle(page)
+    assert "0.9352" in page.locator(".katex").first.inner_text()
+    shot(page, "walkthrough_step5")
+
+
+def test_shared_link_reproduces_the_view_in_a_fresh_browser(app_url, browser, page):
+    open_path(page, app_url, "/playground")
+    page.get_by_role("button", name="Sample").click()
+    settle(page, 800)
+    link = page.url
+    table_before = page.locator('[data-testid="stDataFrame"]').last.inner_text()
+
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1800})
+    other = fresh.new_page()
+    open_path(other, "", link)
+    assert_healthy(other)
+    assert other.locator('[data-testid="stDataFrame"]').last.inner_text() == table_before
+    shot(other, "shared_link_fresh_context")
+    fresh.close()
+
+
+def test_garbage_link_gets_a_message_and_defaults(app_url, page):
+    open_path(page, app_url, "/playground?r=%3Cscript%3Ealert(1)%3C/script%3E&c=nope")
+    assert_healthy(page)
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "could not be used" in alerts
+    assert chart_marks(page) > 0
+    shot(page, "playground_garbage_link")

@@ -1,0 +1,58 @@
+"""The app's pages in teaching order, and the one way they are reached: app.py's navigation.
+
+Streamlit still has an older multipage mode that runs files in ``pages/`` on
+their own. It is used for the very first visit after a server starts when that
+visit opens a page URL (say a shared /playground link) instead of the home page:
+that page would then run without app.py's navigation, layout and theme.
+``ensure_app_navigation`` catches that run and hands it to app.py's navigation.
+"""
+
+import streamlit as st
+
+_navigated = False
+"""Set once app.py has built the navigation in this server process."""
+
+
+PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
+    "Learn": [
+        ("home", "Home", "home", "home"),
+        ("walkthrough", "Step-by-step walkthrough", "footprint", "walkthrough"),
+        # learn pages
+    ],
+    "Explore": [
+        ("playground", "Reward playground", "science", "playground"),
+        # lab pages
+        # critic pages
+    ],
+}
+
+
+def pages() -> dict[str, list]:
+    """The st.Page objects of ``PAGES``; the first one is the default page."""
+    return {
+        section: [
+            st.Page(
+                f"pages/{file}.py",
+                title=title,
+                icon=f":material/{icon}:",
+                url_path=url,
+                default=(file == "home"),
+            )
+            for file, title, icon, url in entries
+        ]
+        for section, entries in PAGES.items()
+    }
+
+
+def run_app() -> None:
+    """Build the navigation and run the page the URL asks for (called by app.py)."""
+    global _navigated
+    _navigated = True
+    st.navigation(pages()).run()
+
+
+def ensure_app_navigation() -> None:
+    """If this page was started by Streamlit's older mode, rerun it through app.py."""
+    if not _navigated:
+        st.navigation(pages(), position="hidden")  # switches Streamlit to this navigation
+        st.rerun()
