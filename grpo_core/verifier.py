@@ -145,8 +145,16 @@ def grade(
     if extracted is None and not strict:
         extracted = _last_number_in_prose(lines)
     correct = extracted is not None and extracted == ref
-    reward = (1.0 if correct else 0.0) + (float(format_bonus) if well_formatted else 0.0)
+    reward = verifier_reward(correct, well_formatted, format_bonus=float(format_bonus))
     return Grade(correct=correct, well_formatted=well_formatted, reward=reward, extracted=extracted)
+
+
+def verifier_reward(correct: bool, well_formatted: bool, *, format_bonus: float = 0.0) -> float:
+    """The reward rule: 1 for a correct answer, 0 otherwise, plus the bonus if well formatted.
+
+    Used by ``grade`` and when a person regrades an answer by hand.
+    """
+    return (1.0 if correct else 0.0) + (format_bonus if well_formatted else 0.0)
 
 
 # --- the worked example ------------------------------------------------------------------

@@ -8,6 +8,7 @@ import streamlit as st
 
 from grpo_core import advantage_trace
 from grpo_core.explain import advantage_latex, describe_group, fmt, mean_latex, std_latex, tex
+from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
 from ui import charts, controls, state
 from ui.theme import CHART_CONFIG
 
@@ -25,17 +26,71 @@ def vector(name: str, values, digits: int = 4) -> str:
     return rf"{name} = ({', '.join(shown)})"
 
 
+@st.cache_data
+def load_example() -> WorkedExample:
+    return load_worked_example()
+
+
+def real_example(example: WorkedExample, settings: state.Settings):
+    """The problem, the verifier's options, and one card per answer; returns the group's trace."""
+    st.markdown(f"**The problem.** {example.problem}")
+    strict_col, bonus_col = st.columns(2)
+    strict = strict_col.toggle(
+        "Strict verifier: only a last line `Answer: <number>` counts", value=True, key="wt.strict"
+    )
+    bonus = bonus_col.select_slider(
+        "Format bonus for a well-formatted answer", [0.0, 0.05, 0.1, 0.2, 0.5], key="wt.bonus"
+    )
+    grades = [
+        grade(a.text, example.reference, format_bonus=bonus, strict=strict) for a in example.answers
+    ]
+    st.caption(
+        f"The reference answer is {example.reference}. Tick or untick **correct** to regrade an "
+        "answer by hand and watch every advantage in the group move."
+    )
+    correct = [
+        st.session_state.get(f"wt.rg.{strict}.{a.id}", g.correct)
+        for a, g in zip(example.answers, grades, strict=True)
+    ]
+    rewards = [
+        verifier_reward(c, g.well_formatted, format_bonus=bonus)
+        for c, g in zip(correct, grades, strict=True)
+    ]
+    trace = advantage_trace(rewards, **settings.kwargs())
+    columns = st.columns(2)
+    for i, (answer, g) in enumerate(zip(example.answers, grades, strict=True)):
+        a = trace.advantages[i]
+        tint = "blue" if a > 0 else "orange" if a < 0 else "gray"
+        verdict = "pushed up ↑" if a > 0 else "pushed down ↓" if a < 0 else "unchanged"
+        with columns[i % 2].container(border=True):
+            st.markdown(
+                f"**Answer {answer.id}** · reward {fmt(rewards[i])} · "
+                f":{tint}-background[A = {charts.signed(a)}, {verdict}]"
+            )
+            st.checkbox("correct", value=g.correct, key=f"wt.rg.{strict}.{answer.id}")
+            st.code(answer.text.strip(), language=None, wrap_lines=True)
+            read = "no answer line" if g.extracted is None else f"read {g.extracted}"
+            formatted = "well formatted" if g.well_formatted else "not in the required format"
+            st.caption(f"Verifier: {read}, {formatted}. {answer.note}")
+    return trace
+
+
 state.init()
 st.session_state.setdefault("wt.step", 1)
 st.title("Step-by-step walkthrough")
 st.markdown(
     "Six steps turn a group's rewards into advantages. Follow them on your own rewards "
-    "from the playground, or on a whiteboard example you can check by hand."
+    "from the playground, on a whiteboard example you can check by hand, or on eight "
+    "written answers to a real math problem, graded by a verifier."
 )
 source = st.segmented_control(
     "Rewards to follow",
-    ["yours", "whiteboard"],
-    format_func={"yours": "Your rewards", "whiteboard": "Whiteboard example"}.get,
+    ["yours", "whiteboard", "real"],
+    format_func={
+        "yours": "Your rewards",
+        "whiteboard": "Whiteboard example",
+        "real": "A real math problem",
+    }.get,
     default="yours",
     required=True,
     key="wt.source",
@@ -49,6 +104,11 @@ if source == "whiteboard":
         "(ddof=0), eps 0. TRL divides by the sample std instead, which makes every "
         f"advantage {fmt(np.sqrt(7 / 8))} times the one shown here."
     )
+elif source == "real":
+    with st.expander("Convention"):
+        controls.settings_controls()
+    trace = real_example(load_example(), state.settings())
+    labels = ["The library problem"]
 else:
     with st.expander("Convention"):
         controls.settings_controls()
@@ -65,6 +125,7 @@ else:
     trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kwargs())
     labels = [f"Prompt {p}" for p in trace.labels]
 
+st.divider()
 c1, c2 = st.columns(2)
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
 members = np.flatnonzero(trace.group_index.ravel() == g)

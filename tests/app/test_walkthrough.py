@@ -56,3 +56,29 @@ def test_no_usable_rewards_points_to_the_playground():
     at = open_page(PAGE, state={"rewards_grid": [["x", ""]]})
     assert not at.exception
     assert any("no usable rewards" in i for i in texts(at, "info"))
+
+
+def card(at, answer_id: str) -> str:
+    """The header line of one answer's card in the real example."""
+    return next(t for t in texts(at, "markdown") if t.startswith(f"**Answer {answer_id}**"))
+
+
+def test_real_problem_grades_answers_and_regrading_moves_every_advantage():
+    at = open_page(PAGE)
+    at.segmented_control(key="wt.source").set_value("real").run()
+    assert not at.exception
+    assert len([t for t in texts(at, "markdown") if t.startswith("**Answer ")]) == 8
+    assert "A = +1.207, pushed up" in card(at, "a1")  # 3 of 8 right under TRL
+    assert "A = −0.7244, pushed down" in card(at, "a4")
+    at.checkbox(key="wt.rg.True.a4").check().run()  # right number, wrong format: regrade it
+    assert "A = +0.9352" in card(at, "a1") and "A = +0.9352" in card(at, "a4")
+    assert "A = −0.9352" in card(at, "a5")
+
+
+def test_real_problem_format_bonus_and_lenient_verifier():
+    at = open_page(PAGE)
+    at.segmented_control(key="wt.source").set_value("real").run()
+    at.toggle(key="wt.strict").set_value(False).run()
+    assert "A = +0.9352" in card(at, "a4")  # the lenient verifier accepts a4's number
+    at.select_slider(key="wt.bonus").set_value(0.1).run()
+    assert "reward 1 ·" in card(at, "a4") and "reward 1.1 ·" in card(at, "a1")

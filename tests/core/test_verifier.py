@@ -464,3 +464,12 @@ def test_length_normalisation_numbers():
     for loss_type in ['"grpo"', '"bnpo"', '"dr_grpo"', '"dapo"']:
         assert f"| `{loss_type}` |" in LENGTH
     assert "2503.20783" in LENGTH and "2503.14476" in LENGTH
+
+
+def test_verifier_reward_rule():
+    from grpo_core.verifier import verifier_reward
+
+    assert verifier_reward(True, True, format_bonus=0.1) == 1.1
+    assert verifier_reward(True, False, format_bonus=0.1) == 1.0
+    assert verifier_reward(False, True, format_bonus=0.1) == 0.1
+    assert verifier_reward(False, False) == 0.0

@@ -95,3 +95,22 @@ def test_garbage_link_gets_a_message_and_defaults(app_url, page):
     assert "could not be used" in alerts
     assert chart_marks(page) > 0
     shot(page, "playground_garbage_link")
+
+
+def test_walkthrough_real_problem_regrade(app_url, page):
+    open_path(page, app_url, "/walkthrough")
+    page.get_by_role("radio", name="A real math problem").click()
+    page.get_by_text("The library problem").first.wait_for()
+    settle(page, 800)
+    assert_healthy(page)
+    a4 = page.locator("[data-testid='stVerticalBlock']", has_text="Answer a4").last
+    assert "A = −0.7244" in a4.inner_text()
+    shot(page, "walkthrough_real_problem")
+    a4.get_by_text("correct", exact=True).click()
+    page.get_by_text("A = +0.9352, pushed up").first.wait_for()
+    settle(page)
+    assert (
+        "A = +0.9352"
+        in page.locator("[data-testid='stVerticalBlock']", has_text="Answer a4").last.inner_text()
+    )
+    shot(page, "walkthrough_real_problem_regraded")
