@@ -29,11 +29,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_streamlit(port: int, env: dict | None = None) -> subprocess.Popen:
+def start_streamlit(port: int, env: dict | None = None, script: str = "app.py") -> subprocess.Popen:
     """Start the app as the README does, on ``port``; returns once it is healthy."""
     process = subprocess.Popen(
         [
-            sys.executable, "-m", "streamlit", "run", "app.py",
+            sys.executable, "-m", "streamlit", "run", script,
             "--server.port", str(port), "--server.address", "127.0.0.1",
             "--server.headless", "true", "--browser.gatherUsageStats", "false",
         ],
