@@ -69,8 +69,7 @@ def rewards_figure(
             line={"color": INK, "width": 2, "dash": "dash"},
             annotation={
                 "text": "0 = the mean" if centred else f"mean {fmt(mean)}",
-                "bgcolor": "rgba(255, 255, 255, 0.85)",
-                "font": {"color": INK},
+                "bgcolor": "rgba(128, 128, 128, 0.18)",
             },
             annotation_position="top right",
         )

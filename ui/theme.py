@@ -13,21 +13,25 @@ NEUTRAL = "#6B7280"  # grey
 ACCENT = "#009E73"  # bluish green
 BAND = "rgba(230, 159, 0, 0.22)"  # orange, translucent
 BAND_EDGE = "#E69F00"
-INK = "#1B1F24"
+INK = "#7A828E"  # mid grey: reference lines that read on light and dark backgrounds
 SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 NEGATIVE_PATTERN = "/"
 
 TEMPLATE = "grpo"
 pio.templates[TEMPLATE] = go.layout.Template(
     layout=go.Layout(
-        font={"family": "sans-serif", "size": 14, "color": INK},
+        font={"family": "sans-serif", "size": 14},  # colour from the light or dark theme
         colorway=list(SERIES),
         margin={"l": 56, "r": 16, "t": 72, "b": 48},
         title={"x": 0, "xanchor": "left", "y": 0.97, "yanchor": "top"},
         hoverlabel={"font_size": 13},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
-        xaxis={"gridcolor": "#E5E7EB", "zerolinecolor": "#9CA3AF"},
-        yaxis={"gridcolor": "#E5E7EB", "zerolinecolor": "#6B7280", "zerolinewidth": 1.5},
+        xaxis={"gridcolor": "rgba(128, 128, 128, 0.25)", "zerolinecolor": INK},
+        yaxis={
+            "gridcolor": "rgba(128, 128, 128, 0.25)",
+            "zerolinecolor": INK,
+            "zerolinewidth": 1.5,
+        },
     )
 )
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
