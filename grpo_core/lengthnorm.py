@@ -291,3 +291,45 @@ def _advantages(advantages, g: int) -> np.ndarray:
     if not np.all(np.isfinite(a)):
         raise ValueError("every advantage must be a finite number.")
     return a
+
+
+def token_strip(lengths, advantages, loss_type: str, *, gap: int = 1, **options) -> pd.DataFrame:
+    """Every token of every completion in a row, with its weight and push, for a token strip.
+
+    One row per token: completion (1..G), token (1..|o_i|), position (where the
+    token sits in the strip: completions one after another, ``gap`` empty places
+    between them, the first token at 1), token_weight (w_i), push (w_i A_i).
+    Summing ``push`` over a completion's rows gives ``per_sequence_push``.
+    ``options``: as for ``sequence_token_weight``.
+    """
+    n = _lengths(lengths)
+    a = _advantages(advantages, n.size)
+    if isinstance(gap, bool) or not isinstance(gap, numbers.Integral) or gap < 0:
+        raise ValueError(f"gap must be a whole number >= 0, got {gap!r}.")
+    w = sequence_token_weight(n, loss_type, **options)
+    completion = np.repeat(np.arange(n.size), n)
+    starts = np.concatenate([[0], np.cumsum(n[:-1] + gap)])  # first place of each completion
+    token = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)  # 0-based within completion
+    return pd.DataFrame(
+        {
+            "completion": completion + 1,
+            "token": token + 1,
+            "position": starts[completion] + token + 1,
+            "token_weight": w[completion],
+            "push": (w * a)[completion],
+        }
+    )
+
+
+def token_count(x, name: str = "length") -> int:
+    """A token count as a person may type it: 8 or 8.0 -> 8.
+
+    Raises ValueError in plain words for anything else (2.5, 0, -3, nan, inf, text).
+    """
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise ValueError(f"{name} must be a whole number of tokens, got {x!r}.")
+    if not np.isfinite(x) or x != np.floor(x):
+        raise ValueError(f"{name} must be a whole number of tokens, got {x:g}.")
+    if x < 1:
+        raise ValueError(f"{name} must be at least 1 token, got {x:g}.")
+    return int(x)

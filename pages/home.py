@@ -35,6 +35,7 @@ with left:
         f"**{charts.signed(advantages[0])}** and each wrong one **{charts.signed(advantages[1])}**."
     )
     st.markdown("**Start here**")
+    st.page_link("pages/guide.py", label="Read the concept guide", icon=":material/menu_book:")
     st.page_link(
         "pages/walkthrough.py", label="Step through the formula", icon=":material/footprint:"
     )

@@ -18,6 +18,8 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("home", "Home", "home", "home"),
         ("walkthrough", "Step-by-step walkthrough", "footprint", "walkthrough"),
         # learn pages
+        ("guide", "Concept guide", "menu_book", "guide"),
+        ("length_normalisation", "Length normalisation", "straighten", "length-normalisation"),
     ],
     "Explore": [
         ("playground", "Reward playground", "science", "playground"),

@@ -12,6 +12,8 @@ from grpo_core.lengthnorm import (
     per_sequence_push,
     per_token_push,
     sequence_token_weight,
+    token_count,
+    token_strip,
     token_weights,
 )
 
@@ -154,3 +156,50 @@ def test_grpo_sequence_push_ignores_length_token_level_scales_with_it(lengths, d
     # token-level losses push every token of equal advantage equally, whatever its length
     token = per_token_push(n, np.ones(n.size), "dapo")
     assert np.all(token == token[0])
+
+
+# --- token strip (the length normalisation page's chart) ------------------------------
+
+
+def test_token_strip_lays_tokens_out_with_a_gap():
+    strip = token_strip(LENGTHS, ADVANTAGES, "grpo")
+    assert strip["completion"].tolist() == [1] * 2 + [2] * 8
+    assert strip["token"].tolist() == [1, 2, *range(1, 9)]
+    assert strip["position"].tolist() == [1, 2, *range(4, 12)]  # one empty place after 2
+    assert strip["push"].tolist() == [0.25] * 2 + [-0.0625] * 8
+    tight = token_strip(LENGTHS, ADVANTAGES, "dr_grpo", gap=0, max_completion_length=16)
+    assert tight["position"].tolist() == list(range(1, 11))
+    np.testing.assert_array_equal(tight["token_weight"], 1 / 32)
+
+
+def test_token_strip_refuses_a_negative_gap():
+    with pytest.raises(ValueError, match="gap must be a whole number"):
+        token_strip(LENGTHS, ADVANTAGES, "grpo", gap=-1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(lengths=lengths_st, loss_type=st.sampled_from(sorted(LOSS_TYPES)), data=st.data())
+def test_token_strip_sums_to_the_sequence_push(lengths, loss_type, data):
+    n = np.asarray(lengths)
+    a = data.draw(st.lists(st.floats(-5, 5), min_size=n.size, max_size=n.size))
+    strip = token_strip(n, a, loss_type)
+    assert len(strip) == n.sum()
+    assert strip["position"].is_unique and strip["position"].is_monotonic_increasing
+    totals = strip.groupby("completion")["push"].sum().to_numpy()
+    np.testing.assert_allclose(totals, per_sequence_push(n, a, loss_type), atol=1e-12)
+
+
+def test_token_count_accepts_whole_numbers_only():
+    assert token_count(8) == 8 and token_count(8.0) == 8
+    assert isinstance(token_count(np.float64(3.0)), int)
+    for bad, message in [
+        (2.5, "whole number of tokens, got 2.5"),
+        (0, "at least 1 token, got 0"),
+        (-3.0, "at least 1 token"),
+        (float("nan"), "whole number"),
+        (float("inf"), "whole number"),
+        ("8", "whole number"),
+        (True, "whole number"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            token_count(bad, "Answer A's length")

@@ -1,0 +1,119 @@
+"""Learn pages: a Markdown content file shown section by section, with its Try-it links.
+
+A content file (content/guide.md, content/length_normalisation.md) is a ``# Title``,
+an introduction, then ``## Section`` blocks. A section may end with the line
+``Try it: [Page title](url-path)``; it becomes a link to the page ui/nav.py serves at
+that URL path, or plain text while that page does not exist yet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from ui import nav
+
+ROOT = Path(__file__).resolve().parents[1]
+_TRY_IT = re.compile(r"^Try it: \[(?P<title>[^\]]+)\]\((?P<slug>[a-z0-9-]+)\)\s*$")
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    anchor: str
+    """The section's id on the page, for ``#anchor`` links."""
+    body: str
+    try_title: str | None = None
+    try_slug: str | None = None
+
+
+@dataclass(frozen=True)
+class Document:
+    title: str
+    intro: str
+    sections: tuple[Section, ...]
+
+
+def anchor(title: str) -> str:
+    """'The idea: grade several answers' -> 'the-idea-grade-several-answers'."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def parse(text: str) -> Document:
+    """Split a content file into its title, introduction and sections."""
+    title, intro, sections, current = "", [], [], None
+    for line in text.splitlines():
+        if line.startswith("# ") and not title:
+            title = line[2:].strip()
+        elif line.startswith("## "):
+            current = [line[3:].strip(), []]
+            sections.append(current)
+        else:
+            (current[1] if current else intro).append(line)
+    parsed = []
+    for name, lines in sections:
+        body = "\n".join(lines).strip()
+        last = body.splitlines()[-1] if body else ""
+        match = _TRY_IT.match(last)
+        if match:
+            body = body[: -len(last)].rstrip()
+        parsed.append(
+            Section(
+                title=name,
+                anchor=anchor(name),
+                body=body,
+                try_title=match["title"] if match else None,
+                try_slug=match["slug"] if match else None,
+            )
+        )
+    return Document(title, "\n".join(intro).strip(), tuple(parsed))
+
+
+@st.cache_data(show_spinner=False)
+def _load(path: str, mtime_ns: int) -> Document:
+    return parse((ROOT / path).read_text(encoding="utf-8"))
+
+
+def load(path: str) -> Document:
+    """The parsed content file (``path`` relative to the repository), re-read when edited."""
+    return _load(path, (ROOT / path).stat().st_mtime_ns)
+
+
+def page_for(slug: str) -> tuple[str, str, str] | None:
+    """(file, title, icon) of the page served at URL path ``slug``, or None if there is none."""
+    for entries in nav.PAGES.values():
+        for file, title, icon, url in entries:
+            if url == slug and (ROOT / "pages" / f"{file}.py").exists():
+                return file, title, icon
+    return None
+
+
+def try_it(section: Section) -> None:
+    """The section's Try-it line: a page link, or the page's name while it is being built."""
+    if not section.try_slug:
+        return
+    page = page_for(section.try_slug)
+    if page is None:
+        st.markdown(f"Try it: **{section.try_title}** (this page is coming soon).")
+        return
+    file, _, icon = page
+    st.page_link(
+        f"pages/{file}.py", label=f"Try it: {section.try_title}", icon=f":material/{icon}:"
+    )
+
+
+def contents(entries: list[tuple[str, str]]) -> None:
+    """A numbered table of contents: (title, anchor) pairs linked to ``#anchor``."""
+    st.markdown(
+        "\n".join(f"{i}. [{title}](#{slug})" for i, (title, slug) in enumerate(entries, start=1))
+    )
+
+
+def section(item: Section) -> None:
+    """One section: its heading (with its anchor), its Markdown, its Try-it link."""
+    st.header(item.title, anchor=item.anchor)
+    st.markdown(item.body)
+    try_it(item)
