@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -446,3 +447,220 @@ def _check_finite_where(x: np.ndarray, mask: np.ndarray, name: str) -> None:
     if bad.any():
         b, t = np.argwhere(bad)[0]
         raise ValueError(f"{name} of response {b + 1}, token {t + 1} is {x[b, t]}; must be finite.")
+
+
+# --- for the "PPO critic vs GRPO" page ------------------------------------------------------
+
+MAX_TOKENS = 64
+"""Longest response the critic page accepts (tokens)."""
+
+
+def response_group(lengths, outcome, *, max_tokens: int = MAX_TOKENS, max_responses: int = 16):
+    """Validate one prompt's responses as a learner typed them: (lengths (K,) int, outcome (K,)).
+
+    lengths: whole numbers in 1..max_tokens; outcome: finite rewards; both the
+    same length 2 <= K <= max_responses (a group needs someone to compare with). Raises
+    ValueError naming the first bad response in plain words.
+    """
+    lengths = list(lengths)
+    outcome = list(outcome)
+    if len(lengths) != len(outcome):
+        raise ValueError(
+            f"every response needs a length and a reward: got {len(lengths)} lengths "
+            f"and {len(outcome)} rewards."
+        )
+    if len(lengths) < 2:
+        raise ValueError("a group needs at least 2 responses to compare.")
+    if len(lengths) > max_responses:
+        raise ValueError(
+            f"a group of {len(lengths)} responses is too many here; at most {max_responses}."
+        )
+    for i, (n, r) in enumerate(zip(lengths, outcome, strict=True), start=1):
+        if n is None or (isinstance(n, float) and math.isnan(n)):
+            raise ValueError(f"response {i} has no length; give it 1 to {max_tokens} tokens.")
+        if (
+            isinstance(n, bool)
+            or not isinstance(n, numbers.Real)
+            or not math.isfinite(n)
+            or n != round(n)
+            or not 1 <= n <= max_tokens
+        ):
+            raise ValueError(
+                f"response {i} has length {n!r}; lengths must be whole numbers "
+                f"from 1 to {max_tokens} tokens."
+            )
+        if r is None or (isinstance(r, float) and math.isnan(r)):
+            raise ValueError(f"response {i} has no reward; type a number such as 0 or 1.")
+        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not math.isfinite(r):
+            raise ValueError(f"response {i} has reward {r!r}; rewards must be finite numbers.")
+    return np.asarray(lengths, dtype=np.intp), np.asarray(outcome, dtype=np.float64)
+
+
+def toy_kl(lengths, *, mean: float = 0.05, rng: np.random.Generator) -> np.ndarray:
+    """(B, T) toy per-token KL estimates log pi - log pi_ref: exponential with this mean
+    on real tokens (>= 0, as the k1 estimate is on average), 0 on padding. T = max(lengths)."""
+    mask = token_mask(lengths)
+    mean = _as_nonnegative(mean, "mean")
+    return np.where(mask, rng.exponential(mean, mask.shape) if mean > 0 else 0.0, 0.0)
+
+
+def blank_padding(x, mask) -> np.ndarray:
+    """``x`` as floats with NaN on padding (mask False), so a heatmap leaves those cells blank."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(_as_mask(mask, x.shape), x, np.nan)
+
+
+@dataclass(frozen=True)
+class AdvantageError:
+    """How far per-token advantages ``a`` are from a reference ``ref`` on real tokens."""
+
+    error: np.ndarray
+    """(B, T) a - ref, NaN on padding."""
+    rms: float
+    """Root mean square of a - ref over real tokens."""
+    mean: float
+    """Mean of a - ref over real tokens (a systematic shift)."""
+    max_abs: float
+    """Largest |a - ref| on a real token."""
+    sign_flips: int
+    """Real tokens pushed the other way: sign(a) != sign(ref)."""
+    tokens: int
+    """Real tokens."""
+    per_position: np.ndarray
+    """(T,) RMS of a - ref at each token position over the responses that reach it."""
+
+
+def advantage_error(a, ref, mask) -> AdvantageError:
+    """Compare per-token advantages ``a`` (say, PPO with a wrong critic) with ``ref`` (a
+    perfect critic's), both (B, T), over the real tokens of ``mask``."""
+    a = np.asarray(a, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if a.shape != ref.shape:
+        raise ValueError(f"advantages must have the same shape, got {a.shape} and {ref.shape}.")
+    mask = _as_mask(mask, a.shape)
+    if not mask.any():
+        raise ValueError("mask has no real tokens to compare.")
+    diff = np.where(mask, a - ref, np.nan)
+    real = diff[mask]
+    with np.errstate(invalid="ignore"):
+        per_position = np.sqrt(np.nanmean(np.where(mask, diff**2, np.nan), axis=0))
+    return AdvantageError(
+        error=diff,
+        rms=float(np.sqrt(np.mean(real**2))),
+        mean=float(real.mean()),
+        max_abs=float(np.abs(real).max()),
+        sign_flips=int(np.sum(np.sign(a[mask]) != np.sign(ref[mask]))),
+        tokens=int(mask.sum()),
+        per_position=per_position,
+    )
+
+
+@dataclass(frozen=True)
+class MemoryComparison:
+    """GB held with and without the critic, for a stacked bar chart."""
+
+    by_model: pd.DataFrame
+    """Columns ``setup`` ("with critic (PPO)", "without critic (GRPO)"), ``model``, ``gb``;
+    one row per model present in that setup, in the order policy, reference, reward, value."""
+    with_critic_gb: float
+    without_critic_gb: float
+    saved_gb: float
+    """with - without: the value model's bytes."""
+    saved_fraction: float
+    """saved_gb / with_critic_gb."""
+
+
+SETUPS = ("with critic (PPO)", "without critic (GRPO)")
+
+
+def memory_comparison(params_billion: float, **kwargs) -> MemoryComparison:
+    """``memory_breakdown`` with and without the value model, summed per model.
+
+    kwargs: as ``memory_breakdown`` except ``with_critic`` (both are computed).
+    """
+    if "with_critic" in kwargs:
+        raise ValueError("memory_comparison computes both with and without the critic.")
+    frames = []
+    totals = []
+    for setup, critic in zip(SETUPS, (True, False), strict=True):
+        frame = memory_breakdown(params_billion, with_critic=critic, **kwargs)
+        per_model = frame.groupby("model", sort=False, as_index=False)["gb"].sum()
+        per_model.insert(0, "setup", setup)
+        frames.append(per_model)
+        totals.append(float(frame["gb"].sum()))
+    with_gb, without_gb = totals
+    return MemoryComparison(
+        by_model=pd.concat(frames, ignore_index=True),
+        with_critic_gb=with_gb,
+        without_critic_gb=without_gb,
+        saved_gb=with_gb - without_gb,
+        saved_fraction=(with_gb - without_gb) / with_gb,
+    )
+
+
+def rollout_compute(
+    params_billion: float,
+    *,
+    num_prompts: int,
+    mean_length: float,
+    group_sizes=(4, 8, 16, 64),
+    critic_params_billion: float | None = None,
+) -> pd.DataFrame:
+    """Compute per training step: PPO sampling 1 response a prompt and running a critic,
+    against GRPO sampling K responses a prompt and no critic. One row per setup.
+
+    Columns: ``setup``, ``group_size``, ``responses``, ``generated_tokens``,
+    ``generation_tflop`` and ``update_tflop`` (the policy, as ``sample_cost``),
+    ``critic_tflop`` = 8 N_critic tokens / 1e12 for PPO (a forward pass for the values,
+    2 N, and a training step, 6 N, per token; 0 for GRPO), ``total_tflop`` and
+    ``vs_ppo`` = total / PPO's total. The reference model's forward pass (both
+    setups) and the reward model's are left out.
+    """
+    policy = sample_cost(
+        params_billion,
+        num_prompts=num_prompts,
+        group_sizes=[1, *group_sizes],
+        mean_length=mean_length,
+    )
+    critic = params_billion if critic_params_billion is None else critic_params_billion
+    critic = _as_billions(critic, "critic_params_billion") * 1e9
+    is_ppo = np.arange(len(policy)) == 0
+    policy.insert(
+        0,
+        "setup",
+        ["PPO: 1 sample + critic"] + [f"GRPO: K = {k}" for k in policy["group_size"][1:]],
+    )
+    policy["critic_tflop"] = np.where(is_ppo, 8 * critic * policy["generated_tokens"] / 1e12, 0.0)
+    policy["total_tflop"] = (
+        policy["generation_tflop"] + policy["update_tflop"] + policy["critic_tflop"]
+    )
+    policy["vs_ppo"] = policy["total_tflop"] / policy["total_tflop"].iloc[0]
+    return policy
+
+
+def encode_group(lengths, outcome) -> str:
+    """One prompt's responses for a URL: ``12:1_20:0_8:0.5`` (length:reward per response)."""
+    return "_".join(f"{int(n)}:{float(r):.6g}" for n, r in zip(lengths, outcome, strict=True))
+
+
+def decode_group(text: str, *, max_responses: int = 16):
+    """Inverse of ``encode_group``, validated by ``response_group``; ValueError in plain words."""
+    if not isinstance(text, str) or len(text) > 40 * max_responses:
+        raise ValueError("the responses in the link are too long.")
+    cells = text.split("_")
+    if len(cells) > max_responses:
+        raise ValueError(f"the link has {len(cells)} responses; at most {max_responses} fit.")
+    lengths, outcome = [], []
+    for i, cell in enumerate(cells, start=1):
+        parts = cell.split(":")
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            lengths.append(float(parts[0]))
+            outcome.append(float(parts[1]))
+        except ValueError:
+            raise ValueError(
+                f"response {i} in the link should read length:reward (like 12:1), "
+                f"got {cell[:20]!r}."
+            ) from None
+    return response_group(lengths, outcome)

@@ -500,3 +500,76 @@ def _validate(cfg: SimConfig) -> None:
         raise ValueError(
             f"unknown reward {cfg.reward!r}; choose one of: {', '.join(REWARD_KINDS)}."
         )
+
+
+# --- tables for the simulator page ------------------------------------------------------
+
+
+def step_curves(result: SimResult) -> pd.DataFrame:
+    """Long table, one row per estimator and training step 0..steps-1: ``estimator``,
+    ``step``, ``zero_spread`` and ``solved`` (means over seeds of the fractions of
+    prompts), ``grad_variance`` (already averaged over seeds)."""
+    e, _, t = result.zero_spread_fraction.shape
+    return pd.DataFrame(
+        {
+            "estimator": np.repeat(result.estimators, t),
+            "step": np.tile(np.arange(t), e),
+            "zero_spread": result.zero_spread_fraction.mean(1).ravel(),
+            "solved": result.solved_fraction.mean(1).ravel(),
+            "grad_variance": result.grad_variance.ravel(),
+        }
+    )
+
+
+def critic_error_bands(result: SimResult) -> pd.DataFrame | None:
+    """The critic's value error per step over seeds: ``step``, ``mean``, ``min``, ``max``;
+    None when "ppo-critic" was not run."""
+    err = result.critic_value_error
+    if err is None:
+        return None
+    return pd.DataFrame(
+        {
+            "step": np.arange(err.shape[1]),
+            "mean": err.mean(0),
+            "min": err.min(0),
+            "max": err.max(0),
+        }
+    )
+
+
+def estimator_table(result: SimResult) -> pd.DataFrame:
+    """One row per estimator: ``estimator``, ``final_accuracy`` (mean over seeds),
+    ``final_min``, ``final_max`` (over seeds), ``grad_variance`` (mean over training;
+    NaN when K = 1), ``zero_spread_first``, ``zero_spread_last`` (mean over seeds, at the
+    first and last step)."""
+    final = result.accuracy[:, :, -1]
+    zs = result.zero_spread_fraction.mean(1)
+    with np.errstate(invalid="ignore"):
+        noise = result.grad_variance.mean(1)
+    return pd.DataFrame(
+        {
+            "estimator": list(result.estimators),
+            "final_accuracy": final.mean(1),
+            "final_min": final.min(1),
+            "final_max": final.max(1),
+            "grad_variance": noise,
+            "zero_spread_first": zs[:, 0],
+            "zero_spread_last": zs[:, -1],
+        }
+    )
+
+
+BANDS = ("min-max", "std")
+
+
+def accuracy_band_limits(result: SimResult, band: str = "min-max") -> pd.DataFrame:
+    """``accuracy_bands`` with the band to shade: ``lower``/``upper`` are min and max over
+    seeds ("min-max") or mean -/+ one std over seeds ("std")."""
+    if band not in BANDS:
+        raise ValueError(f"unknown band {band!r}; choose one of: {', '.join(BANDS)}.")
+    frame = result.accuracy_bands()
+    if band == "min-max":
+        frame["lower"], frame["upper"] = frame["min"], frame["max"]
+    else:
+        frame["lower"], frame["upper"] = frame["mean"] - frame["std"], frame["mean"] + frame["std"]
+    return frame

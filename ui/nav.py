@@ -25,6 +25,8 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("playground", "Reward playground", "science", "playground"),
         # lab pages
         # critic pages
+        ("critic", "PPO critic vs GRPO", "psychology", "critic"),
+        ("simulator", "Training simulator", "monitoring", "simulator"),
     ],
 }
 

@@ -364,3 +364,138 @@ def test_sample_cost_hand_values():
         sample_cost(7, num_prompts=64, group_sizes=[0], mean_length=500)
     with pytest.raises(ValueError, match=r"mean_length must be > 0"):
         sample_cost(7, num_prompts=64, group_sizes=8, mean_length=0)
+
+
+# --- helpers of the critic page -------------------------------------------------------------
+
+from grpo_core.baselines import (  # noqa: E402
+    SETUPS,
+    advantage_error,
+    blank_padding,
+    memory_comparison,
+    response_group,
+    rollout_compute,
+    toy_kl,
+)
+
+
+def test_response_group_accepts_whole_lengths_and_finite_rewards():
+    lengths, outcome = response_group([3, 5.0, 64], [1, 0, 0.5])
+    assert lengths.tolist() == [3, 5, 64] and lengths.dtype.kind == "i"
+    assert outcome.tolist() == [1.0, 0.0, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("lengths", "outcome", "message"),
+    [
+        ([3, 0], [1, 0], r"response 2 has length 0; lengths must be whole numbers from 1 to 64"),
+        ([3, 65], [1, 0], r"response 2 has length 65"),
+        ([2.5, 3], [1, 0], r"response 1 has length 2.5"),
+        ([3, math.nan], [1, 0], r"response 2 has no length"),
+        ([3, None], [1, 0], r"response 2 has no length"),
+        ([3, 4], [1, math.inf], r"response 2 has reward inf; rewards must be finite"),
+        ([3, 4], [math.nan, 1], r"response 1 has no reward"),
+        ([3, 4], ["1", 0], r"response 1 has reward '1'"),
+        ([3], [1], r"at least 2 responses"),
+        ([3, 4], [1], r"got 2 lengths and 1 rewards"),
+    ],
+)
+def test_response_group_refuses_in_plain_words(lengths, outcome, message):
+    with pytest.raises(ValueError, match=message):
+        response_group(lengths, outcome)
+
+
+def test_toy_kl_is_seeded_nonnegative_and_masked():
+    a = toy_kl([2, 4], mean=0.1, rng=np.random.default_rng(1))
+    b = toy_kl([2, 4], mean=0.1, rng=np.random.default_rng(1))
+    np.testing.assert_array_equal(a, b)
+    assert a.shape == (2, 4) and np.all(a >= 0)
+    assert np.all(a[0, 2:] == 0) and np.all(a[1] > 0)
+    big = toy_kl([4000], mean=0.1, rng=np.random.default_rng(2))
+    assert big.mean() == pytest.approx(0.1, rel=0.1)
+    assert np.all(toy_kl([3], mean=0.0, rng=np.random.default_rng(0)) == 0)
+
+
+def test_blank_padding_puts_nan_on_padding():
+    x = blank_padding([[1, 2, 3], [4, 5, 6]], token_mask([3, 1]))
+    assert x[0].tolist() == [1, 2, 3] and x[1, 0] == 4 and np.all(np.isnan(x[1, 1:]))
+
+
+def test_advantage_error_hand_values():
+    mask = token_mask([2, 1])
+    ref = np.array([[1.0, -1.0], [0.5, 99.0]])
+    a = np.array([[1.5, 0.5], [0.5, -7.0]])  # errors 0.5, 1.5, 0 on real tokens
+    e = advantage_error(a, ref, mask)
+    assert e.tokens == 3
+    assert e.rms == pytest.approx(math.sqrt((0.25 + 2.25) / 3))
+    assert e.mean == pytest.approx(2 / 3)
+    assert e.max_abs == 1.5
+    assert e.sign_flips == 1  # token 2 of response 1: -1 became +0.5
+    np.testing.assert_allclose(e.per_position, [math.sqrt(0.25 / 2), 1.5])
+    assert np.isnan(e.error[1, 1])
+    with pytest.raises(ValueError, match="same shape"):
+        advantage_error(a, ref[:, :1], mask)
+
+
+def test_advantage_error_of_a_biased_critic_gamma_lam_one_is_minus_bias():
+    mask = token_mask(LENGTHS)
+    rewards = token_rewards(LENGTHS, OUTCOME)
+    true = expected_returns(OUTCOME, LENGTHS)
+    perfect = gae(rewards, true, gamma=1, lam=1, mask=mask)
+    biased = gae(rewards, toy_values(true, mask, bias=0.25), gamma=1, lam=1, mask=mask)
+    e = advantage_error(biased, perfect, mask)
+    assert e.mean == pytest.approx(-0.25) and e.rms == pytest.approx(0.25)
+
+
+def test_memory_comparison_saves_the_critic():
+    m = memory_comparison(7, precision="bf16-mixed", optimizer="adamw")
+    assert m.saved_gb == pytest.approx(112.0)
+    # policy 112 + reference 14 + reward 14 (+ critic 112)
+    assert m.without_critic_gb == pytest.approx(140.0)
+    assert m.with_critic_gb == pytest.approx(252.0)
+    assert m.saved_fraction == pytest.approx(112 / 252)
+    with_rows = m.by_model[m.by_model.setup == SETUPS[0]]
+    assert with_rows.model.tolist() == ["policy", "reference model", "reward model", "value model"]
+    assert "value model" not in m.by_model[m.by_model.setup == SETUPS[1]].model.tolist()
+    none = memory_comparison(7, with_reference=False, with_reward_model=False)
+    assert none.without_critic_gb == pytest.approx(112.0)
+    with pytest.raises(ValueError, match="both"):
+        memory_comparison(7, with_critic=True)
+
+
+def test_rollout_compute_hand_values():
+    # 1B policy and critic, 10 prompts of 100 tokens: 1000 tokens for PPO
+    frame = rollout_compute(1, num_prompts=10, mean_length=100, group_sizes=[4])
+    ppo, grpo = frame.iloc[0], frame.iloc[1]
+    assert ppo.setup == "PPO: 1 sample + critic" and grpo.setup == "GRPO: K = 4"
+    assert ppo.generation_tflop == pytest.approx(2e9 * 1000 / 1e12)
+    assert ppo.update_tflop == pytest.approx(6e9 * 1000 / 1e12)
+    assert ppo.critic_tflop == pytest.approx(8e9 * 1000 / 1e12)
+    assert ppo.total_tflop == pytest.approx(16.0)
+    assert grpo.critic_tflop == 0 and grpo.total_tflop == pytest.approx(32.0)
+    assert grpo.vs_ppo == pytest.approx(2.0)
+
+
+def test_group_link_round_trip_and_refusals():
+    from grpo_core.baselines import decode_group, encode_group
+
+    text = encode_group([12, 20, 8], [1, 0, 0.25])
+    assert text == "12:1_20:0_8:0.25"
+    lengths, outcome = decode_group(text)
+    assert lengths.tolist() == [12, 20, 8] and outcome.tolist() == [1, 0, 0.25]
+    for bad, message in [
+        ("12:1_x", r"response 2 in the link should read length:reward"),
+        ("12:1_0:1", r"response 2 has length 0"),
+        ("12:1_4:nan", r"response 2 has no reward"),
+        ("12:1_4:inf", r"rewards must be finite"),
+        ("_".join(["3:1"] * 17), r"at most 16"),
+        ("<script>", r"response 1 in the link"),
+        ("1:1_" * 400, r"too long"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            decode_group(bad)
+
+
+def test_response_group_caps_the_group_size():
+    with pytest.raises(ValueError, match=r"17 responses is too many here; at most 16"):
+        response_group([3] * 17, [0] * 17)

@@ -271,3 +271,42 @@ def test_bad_parameters_are_refused_in_plain_words(kwargs, message):
 def test_simulate_wants_a_config():
     with pytest.raises(ValueError, match=r"config must be a SimConfig"):
         simulate({"steps": 10})
+
+
+# --- tables for the page -------------------------------------------------------------------
+
+from grpo_core.simulate import critic_error_bands, estimator_table, step_curves  # noqa: E402
+
+
+def test_page_tables_are_the_arrays_averaged_over_seeds():
+    r = simulate_cached(SMALL)
+    curves = step_curves(r)
+    assert len(curves) == len(r.estimators) * SMALL.steps
+    grpo = curves[curves.estimator == "grpo"]
+    np.testing.assert_allclose(grpo.zero_spread, r.zero_spread_fraction[0].mean(0))
+    np.testing.assert_allclose(grpo.solved, r.solved_fraction[0].mean(0))
+    np.testing.assert_allclose(grpo.grad_variance, r.grad_variance[0])
+    bands = critic_error_bands(r)
+    np.testing.assert_allclose(bands["mean"], r.critic_value_error.mean(0))
+    assert (bands["min"] <= bands["mean"]).all() and (bands["mean"] <= bands["max"]).all()
+    table = estimator_table(r)
+    assert table.estimator.tolist() == list(r.estimators)
+    np.testing.assert_allclose(table.final_accuracy, r.accuracy[:, :, -1].mean(1))
+    np.testing.assert_allclose(table.grad_variance, r.grad_variance.mean(1))
+    np.testing.assert_allclose(table.zero_spread_last, r.zero_spread_fraction[:, :, -1].mean(1))
+    without = simulate(SimConfig(num_prompts=4, steps=3, num_seeds=1, estimators=("grpo",)))
+    assert critic_error_bands(without) is None
+
+
+def test_accuracy_band_limits():
+    from grpo_core.simulate import accuracy_band_limits
+
+    r = simulate_cached(SMALL)
+    mm = accuracy_band_limits(r, "min-max")
+    np.testing.assert_array_equal(mm.lower, mm["min"])
+    np.testing.assert_array_equal(mm.upper, mm["max"])
+    sd = accuracy_band_limits(r, "std")
+    np.testing.assert_allclose(sd.upper - sd["mean"], r.accuracy.std(1).ravel())
+    np.testing.assert_allclose(sd["mean"] - sd.lower, r.accuracy.std(1).ravel())
+    with pytest.raises(ValueError, match="unknown band"):
+        accuracy_band_limits(r, "iqr")
