@@ -113,6 +113,39 @@ def verify(cert_id, *, secret: bytes | str) -> dict | None:
     }
 
 
+_PROGRESS_LABEL = b"grpo-advantage-lab progress v1\x00"
+_PROGRESS_TAG_BYTES = 12
+MAX_PROGRESS_CHARS = 200
+
+
+def sign_progress(progress: str, *, secret: bytes | str) -> str:
+    """``progress`` (a URL-safe string) + "." + a short HMAC tag of it.
+
+    A quiz keeps its answers in the URL; the tag stops a link whose answers were
+    typed in by hand (say, every one marked right) from counting towards a certificate.
+    """
+    key = _key(secret)
+    if not isinstance(progress, str) or not _B64URL.match(progress):
+        raise ValueError("progress must be a non-empty URL-safe string (A-Z, a-z, 0-9, -, _).")
+    tag = hmac.new(key, _PROGRESS_LABEL + progress.encode("ascii"), hashlib.sha256).digest()
+    return progress + "." + base64.urlsafe_b64encode(tag[:_PROGRESS_TAG_BYTES]).decode("ascii")
+
+
+def unsign_progress(text, *, secret: bytes | str) -> str | None:
+    """The progress string ``sign_progress`` signed with ``secret``; None for anything else.
+
+    Never raises on ``text``; a secret shorter than 16 bytes is a ValueError.
+    """
+    key = _key(secret)
+    if not isinstance(text, str) or len(text) > MAX_PROGRESS_CHARS or text.count(".") != 1:
+        return None
+    progress = text.split(".")[0]
+    if not progress or not _B64URL.match(progress):
+        return None
+    expected = sign_progress(progress, secret=key).encode("ascii")
+    return progress if hmac.compare_digest(expected, text.encode("utf-8", "replace")) else None
+
+
 def check_name(name) -> str:
     """The name as it goes on a certificate: stripped, NFC; ValueError if unfit.
 

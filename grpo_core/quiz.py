@@ -1111,6 +1111,11 @@ def score(state: QuizState) -> Score:
     return Score(sum(state.answers.values()), len(state.answers), len(state.order))
 
 
+def progress(state: QuizState) -> float:
+    """The share of the quiz's questions answered, from 0 to 1 (for a progress bar)."""
+    return len(state.answers) / len(state.order)
+
+
 def missed(state: QuizState) -> tuple[str, ...]:
     """Ids answered wrong, in the quiz's order (for the review and for a retry)."""
     return tuple(q for q in state.order if state.answers.get(q) is False)
@@ -1241,6 +1246,7 @@ __all__ = [
     "next_question",
     "normalise_answer",
     "parse_number",
+    "progress",
     "record_answer",
     "retry_missed",
     "score",

@@ -28,6 +28,12 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("critic", "PPO critic vs GRPO", "psychology", "critic"),
         ("simulator", "Training simulator", "monitoring", "simulator"),
     ],
+    "Practise": [
+        ("quiz", "Quiz", "quiz", "quiz"),
+        ("interview", "Interview drill", "record_voice_over", "interview"),
+        ("cheatsheet", "Cheat sheet", "description", "cheatsheet"),
+        ("verify", "Verify a certificate", "verified", "verify"),
+    ],
 }
 
 

@@ -222,3 +222,18 @@ def test_default_secret_path_is_git_ignored():
     assert path.name == ".grpo_cert_secret"
     gitignore = (path.parent / ".gitignore").read_text()
     assert ".grpo_cert_secret" in gitignore.split()
+
+
+def test_signed_progress_round_trips_and_refuses_edits():
+    from grpo_core.certificates import sign_progress, unsign_progress
+
+    signed = sign_progress("q1AAAAAQ-_x", secret=SECRET)
+    assert signed.startswith("q1AAAAAQ-_x.") and len(signed) == len("q1AAAAAQ-_x") + 17
+    assert unsign_progress(signed, secret=SECRET) == "q1AAAAAQ-_x"
+    assert unsign_progress(signed, secret=OTHER) is None
+    assert unsign_progress("q1AAAAAQ-_y" + signed[11:], secret=SECRET) is None
+    junk_links = ["", ".", "q1AAAAAQ-_x", signed + ".", signed[:-1], "<script>", None, 3]
+    for junk in [*junk_links, "x" * 10**6, "q1AAAAAQ-_x.é", "q1AAAAAQ-_x.\udcff"]:
+        assert unsign_progress(junk, secret=SECRET) is None
+    with pytest.raises(ValueError):
+        sign_progress("not url safe!", secret=SECRET)

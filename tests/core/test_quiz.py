@@ -596,3 +596,15 @@ def test_no_nan_in_any_drill_solution():
         d = make_drill(q.drill, rng)
         assert math.isfinite(d.expected)
         assert not any("nan" in line or "inf" in line for line in d.solution)
+
+
+def test_progress_is_the_share_answered():
+    from grpo_core.quiz import progress
+
+    state = start_quiz(["a", "b", "c", "d"], 3)
+    assert progress(state) == 0
+    state = record_answer(state, state.order[0], False)
+    assert progress(state) == 0.25
+    for qid in state.order:
+        state = record_answer(state, qid, True)
+    assert progress(state) == 1

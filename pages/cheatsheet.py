@@ -1,0 +1,34 @@
+"""Cheat sheet: the bullets to scan in the minute before a call; printable and downloadable."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import state
+
+SHEET = (Path(__file__).parents[1] / "content" / "cheatsheet.md").read_text(encoding="utf-8")
+TITLE, _, BODY = SHEET.partition("\n")
+
+# Printing: leave out the app's sidebar, header and buttons (a fixed style, no user text).
+PRINT_STYLE = """<style>@media print {
+  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stDownloadButton"],
+  [data-testid="stSidebarCollapsedControl"] { display: none !important; }
+}</style>"""
+
+state.init()
+st.html(PRINT_STYLE)
+st.title(TITLE.lstrip("# ").strip() or "Cheat sheet")
+left, right = st.columns([3, 1], vertical_alignment="center")
+left.caption(
+    ":material/print: To print it, use your browser's Print (Ctrl+P, or ⌘P on a Mac): "
+    "the sidebar and buttons are left out of the printout."
+)
+right.download_button(
+    "Download (Markdown)",
+    data=SHEET,
+    file_name="grpo-advantage-cheatsheet.md",
+    mime="text/markdown",
+    key="cs.download",
+    icon=":material/download:",
+)
+st.markdown(BODY)

@@ -1,0 +1,235 @@
+"""Quiz: one question at a time, feedback after each attempt, a review and a certificate."""
+
+import secrets
+
+import streamlit as st
+
+from grpo_core.certificates import MAX_NAME_CHARS, issue, markdown_safe, verify
+from grpo_core.quiz import (
+    KINDS,
+    MAX_SEED,
+    TOPICS,
+    certificate_earned,
+    missed_questions,
+    next_question,
+    progress,
+    record_answer,
+    retry_missed,
+    score,
+    start_quiz,
+)
+from ui import quiz_widgets as qw
+from ui import state
+from ui.secret import cert_secret_or_problem
+
+PREFIX = "qz"
+
+
+def begin(quiz) -> None:
+    """Make ``quiz`` the current quiz: forget the last one's answers, go to its next question."""
+    s = st.session_state
+    qw.forget(PREFIX)
+    s["qz.state"] = quiz
+    s["qz.current"] = next_question(quiz)
+    for key in ("qz.cert_id", "qz.cert_error"):
+        s.pop(key, None)
+
+
+def new_quiz(full: bool = False) -> None:
+    """A new quiz from the "New quiz" settings (seed, filter), or a full random one."""
+    s = st.session_state
+    seed_text = "" if full else (s.get("qz.seed_in") or "").strip()
+    if seed_text:
+        if not seed_text.isdigit() or int(seed_text) > MAX_SEED:
+            s["qz.setup_error"] = f"The seed must be a whole number from 0 to {MAX_SEED}."
+            return
+        seed = int(seed_text)
+    else:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    pool = (
+        qw.bank_ids()
+        if full
+        else qw.bank_ids(kinds=s.get("qz.kinds") or (), topics=s.get("qz.topics") or ())
+    )
+    if not pool:
+        s["qz.setup_error"] = "No question has that kind and topic: widen the filter."
+        return
+    s.pop("qz.setup_error", None)
+    begin(start_quiz(qw.bank_ids(), seed, only=pool))
+
+
+def on_answer(question_id: str, correct: bool) -> None:
+    st.session_state["qz.state"] = record_answer(st.session_state["qz.state"], question_id, correct)
+
+
+def go_next() -> None:
+    st.session_state["qz.current"] = next_question(st.session_state["qz.state"])
+
+
+def retry() -> None:
+    begin(retry_missed(st.session_state["qz.state"]))
+
+
+def get_certificate(secret: bytes, correct: int, total: int) -> None:
+    s = st.session_state
+    s.pop("qz.cert_error", None)
+    try:
+        s["qz.cert_id"] = issue(s.get("qz.name") or "", correct, total, secret=secret)
+    except ValueError as err:
+        s.pop("qz.cert_id", None)
+        s["qz.cert_error"] = str(err)
+
+
+state.init()
+s = st.session_state
+st.title("Quiz")
+st.markdown(
+    "One question at a time. Answer first: the feedback, with why each answer is right or "
+    "wrong, appears after you press **Check**. At the end you get your score, a review of "
+    "what you missed and a retry; a full quiz with 80% right earns a certificate."
+)
+secret, secret_problem = cert_secret_or_problem()
+
+# Restore: this session's quiz, else the link's progress, else a fresh quiz. A link is read
+# when it is not the one this session last wrote (a callback may have moved on since).
+link = st.query_params.get("p")
+if "qz.state" not in s or (link and link != s.get("qz.param")):
+    restored = qw.read_progress(link, secret) if link else None
+    if link and restored is None:
+        st.info(
+            "That quiz link could not be read (it is incomplete, edited, or from an older "
+            "question bank), so here is a fresh quiz."
+        )
+    begin(restored or start_quiz(qw.bank_ids(), secrets.randbelow(MAX_SEED + 1)))
+quiz = s["qz.state"]
+param = s["qz.param"] = qw.progress_param(quiz, secret)
+if st.query_params.get("p") != param:
+    st.query_params["p"] = param
+
+with st.expander(f"New quiz · this one: seed {quiz.seed}, {len(quiz.order)} questions"):
+    c1, c2, c3 = st.columns([2, 2, 1])
+    c1.multiselect(
+        "Topics (none = all)",
+        list(TOPICS),
+        format_func=TOPICS.get,
+        key="qz.topics",
+        placeholder="All topics",
+    )
+    c2.multiselect(
+        "Kinds (none = all)",
+        list(KINDS),
+        format_func=qw.KIND_TITLES.get,
+        key="qz.kinds",
+        placeholder="All kinds",
+    )
+    c3.text_input("Seed (blank = random)", key="qz.seed_in", max_chars=10)
+    st.caption(
+        f"The seed fixes the order and the drills' numbers. Only a full quiz (all "
+        f"{len(quiz.bank_ids)} questions, no filter) earns a certificate."
+    )
+    st.button("Start a new quiz", key="qz.new", on_click=new_quiz, type="primary")
+    if s.get("qz.setup_error"):
+        st.warning(s["qz.setup_error"])
+
+sc = score(quiz)
+current = s.get("qz.current")
+if current is not None and current in quiz.order:
+    position = quiz.order.index(current) + 1
+    st.progress(
+        progress(quiz),
+        text=f"Question {position} of {sc.total} · {sc.correct} right so far",
+    )
+    question = qw.by_id()[current]
+    qw.header(question, f"Question {position}")
+    answered = qw.show_question(
+        question, prefix=PREFIX, on_answer=on_answer, drill=qw.drill_for(quiz, current)
+    )
+    if answered:
+        last = next_question(quiz) is None
+        st.button(
+            "See my score" if last else "Next question",
+            key="qz.next",
+            type="primary",
+            icon=":material/arrow_forward:",
+            on_click=go_next,
+        )
+    st.stop()
+
+# The end of the quiz ---------------------------------------------------------------------
+st.progress(1.0, text=f"Finished · {sc.correct} of {sc.total} right")
+st.subheader("Your score")
+st.markdown(f"### {sc.correct} of {sc.total} right ({sc.percent:.1f}%)")
+if not quiz.full:
+    st.caption(
+        f"This quiz asked {sc.total} of the {len(quiz.bank_ids)} questions; only a full quiz "
+        "earns a certificate."
+    )
+elif not sc.passing:
+    st.caption("A certificate needs at least 80% of the full quiz right: retry what you missed.")
+
+wrong = missed_questions(quiz, qw.bank())
+buttons = st.container(horizontal=True)
+if wrong:
+    buttons.button(
+        f"Retry what I missed ({len(wrong)})",
+        key="qz.retry",
+        on_click=retry,
+        type="primary",
+        icon=":material/replay:",
+    )
+buttons.button(
+    "Start a new full quiz", key="qz.restart", on_click=new_quiz, args=(True,),
+    icon=":material/shuffle:",
+)  # fmt: skip
+
+if certificate_earned(quiz):
+    st.subheader("Your certificate")
+    if secret is None:
+        st.error(f"Certificates are not available on this server: {secret_problem}")
+    else:
+        st.markdown(
+            "You passed the full quiz. Type the name to put on your certificate; it is "
+            "shown exactly as typed."
+        )
+        st.text_input("Name on the certificate", max_chars=MAX_NAME_CHARS, key="qz.name")
+        st.button(
+            "Get my certificate",
+            key="qz.cert",
+            type="primary",
+            icon=":material/workspace_premium:",
+            on_click=get_certificate,
+            args=(secret, sc.correct, sc.total),
+        )
+        if s.get("qz.cert_error"):
+            st.error(f"No certificate yet: {s['qz.cert_error']}")
+        cert_id = s.get("qz.cert_id")
+        cert = verify(cert_id, secret=secret) if cert_id else None
+        if cert:
+            st.success(
+                f"Certificate issued to **{markdown_safe(cert['name'])}**: {cert['correct']} of "
+                f"{cert['total']} ({cert['percent']}%) on {cert['date']}."
+            )
+            st.markdown("Your certificate ID (anyone can check it on the verify page):")
+            st.code(cert_id, language=None, wrap_lines=True)
+            links = st.container(horizontal=True, vertical_alignment="center")
+            links.download_button(
+                "Download the certificate (HTML)",
+                data=qw.certificate_html(cert, cert_id, qw.verify_url(cert_id)),
+                file_name="grpo-advantage-certificate.html",
+                mime="text/html",
+                key="qz.download",
+                icon=":material/download:",
+            )
+            links.page_link(
+                "pages/verify.py",
+                label="Check it on the verify page",
+                icon=":material/verified:",
+                query_params={"id": cert_id},
+            )
+
+st.subheader("Review: what you missed")
+if not wrong:
+    st.success("Nothing: every answer was right.")
+for question in wrong:
+    with st.container(border=True):
+        qw.answer_key(question, qw.drill_for(quiz, question.id))

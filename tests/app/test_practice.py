@@ -1,0 +1,507 @@
+"""Practice pages: the quiz (every kind, feedback, score, review, retry, URL progress,
+certificate), the interview drill, the cheat sheet and the verify page."""
+
+import html
+import logging
+import math
+import time
+
+import numpy as np
+import pytest
+
+from grpo_core import group_advantages
+from grpo_core.certificates import issue, sign_progress, verify
+from grpo_core.quiz import (
+    decode_progress,
+    encode_progress,
+    load_bank,
+    make_drill,
+    record_answer,
+    start_quiz,
+)
+from tests.app.conftest import ROOT, latex, open_page, texts
+
+QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (
+    "pages/quiz.py",
+    "pages/interview.py",
+    "pages/cheatsheet.py",
+    "pages/verify.py",
+)
+SECRET = "practice-test-secret-0123456789abcdef"
+BANK = load_bank()
+BY_ID = {q.id: q for q in BANK}
+IDS = sorted(BY_ID)
+HOSTILE_NAME = "<script>alert(1)</script><b>x</b>"
+
+
+@pytest.fixture(autouse=True)
+def cert_secret(monkeypatch):
+    """Sign with a known secret, so no secret file is written during tests."""
+    monkeypatch.setenv("GRPO_CERT_SECRET", SECRET)
+
+
+def everything(at) -> str:
+    kinds = ("markdown", "success", "error", "warning", "info", "caption", "code")
+    return "\n".join(str(v) for kind in kinds for v in texts(at, kind))
+
+
+def quiz_of(at):
+    return at.session_state["qz.state"]
+
+
+def current(at) -> str:
+    return at.session_state["qz.current"]
+
+
+def drill_of(quiz, qid):
+    return make_drill(BY_ID[qid].drill, np.random.default_rng([quiz.seed, quiz.order.index(qid)]))
+
+
+def wrong_option(question) -> int:
+    return (question.answer + 1) % len(question.options)
+
+
+def answer(at, right: bool = True, prefix: str = "qz", next_key: str = "qz.next") -> str:
+    """Answer the current question through its widgets; returns its id."""
+    qid = at.session_state[f"{prefix}.current"]
+    q = BY_ID[qid]
+    if q.kind in ("choice", "redflag"):
+        at.radio(key=f"{prefix}.choice.{qid}").set_value(q.answer if right else wrong_option(q))
+        at.button(key=f"{prefix}.check.{qid}").click().run()
+    elif q.kind == "blanks":
+        for j, blank in enumerate(q.blanks):
+            at.text_input(key=f"{prefix}.blank.{qid}.{j}").set_value(
+                blank.answer if right else "batch mean"
+            )
+        at.button(key=f"{prefix}.check.{qid}").click().run()
+    elif q.kind == "numeric":
+        drill = drill_of(quiz_of(at), qid)
+        value = drill.expected if right else drill.expected + 1
+        at.text_input(key=f"{prefix}.num.{qid}").set_value(f"{value:.6f}")
+        at.button(key=f"{prefix}.check.{qid}").click().run()
+    else:
+        at.text_area(key=f"{prefix}.text.{qid}").set_value("Centring and scaling, per group.")
+        at.button(key=f"{prefix}.reveal.{qid}").click().run()
+        at.button(key=f"{prefix}.{'got' if right else 'missed'}.{qid}").click().run()
+    assert not at.exception, at.exception
+    at.button(key=next_key).click().run()
+    return qid
+
+
+def finish(at, wrong: int = 0) -> list[str]:
+    """Answer every remaining question, the first ``wrong`` of them wrongly."""
+    done = []
+    while at.session_state["qz.current"] is not None:
+        done.append(answer(at, right=len(done) >= wrong))
+    return done
+
+
+def open_quiz_at(qid: str, seed: int = 7) -> object:
+    """A quiz (via its progress link) whose next question is ``qid``."""
+    quiz = start_quiz(IDS, seed)
+    for other in quiz.order:
+        if other == qid:
+            break
+        quiz = record_answer(quiz, other, True)
+    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=SECRET)})
+    assert current(at) == qid
+    return at
+
+
+# --- the quiz: one question of each kind ---------------------------------------------------
+
+
+def test_a_fresh_quiz_asks_the_whole_bank_in_a_seeded_order():
+    at = open_page(QUIZ)
+    assert not at.exception
+    quiz = quiz_of(at)
+    assert sorted(quiz.order) == IDS and quiz.full
+    assert quiz.order == start_quiz(IDS, quiz.seed).order
+    assert current(at) == quiz.order[0]
+    assert f"seed {quiz.seed}" in at.expander[0].label
+    assert at.get("progress")[0].proto.text.startswith(f"Question 1 of {len(IDS)}")
+    assert decode_progress(at.query_params["p"].split(".")[0], IDS) == quiz
+
+
+def test_choice_feedback_comes_only_after_check_and_explains_every_option():
+    qid = "choice-which-rewards"
+    q = BY_ID[qid]
+    at = open_quiz_at(qid)
+    assert not at.success and not at.error  # nothing revealed before the attempt
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert any("Pick an option first" in w for w in texts(at, "warning"))
+    assert qid not in quiz_of(at).answers
+    at.radio(key=f"qz.choice.{qid}").set_value(wrong_option(q))
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert not at.exception
+    assert at.error[0].value == f"**Not this one.** {q.options[wrong_option(q)].why}"
+    shown = everything(at)
+    assert all(o.why in shown for o in q.options), "every option's explanation is shown"
+    assert q.explanation in " ".join(texts(at, "info"))
+    assert quiz_of(at).answers[qid] is False
+    assert f"qz.choice.{qid}" not in [r.key for r in at.radio]  # the first answer stands
+
+
+def test_a_right_choice_says_why():
+    qid = "choice-which-rewards"
+    at = open_quiz_at(qid)
+    at.radio(key=f"qz.choice.{qid}").set_value(BY_ID[qid].answer)
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.success[0].value.startswith("**Right.** Right: the group is one prompt")
+    assert quiz_of(at).answers[qid] is True
+
+
+def test_redflag_question_asks_for_the_wrong_one():
+    qid = next(q.id for q in BANK if q.kind == "redflag")
+    at = open_quiz_at(qid)
+    assert at.radio(key=f"qz.choice.{qid}").label == "Pick the wrong one"
+    at.radio(key=f"qz.choice.{qid}").set_value(BY_ID[qid].answer)
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.success and "the wrong one, to pick" in everything(at)
+
+
+def test_blanks_wrong_answers_say_why_and_show_the_model_answer():
+    qid = "blanks-grpo"
+    at = open_quiz_at(qid)
+    at.text_input(key=f"qz.blank.{qid}.0").set_value("batch mean")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert any("Fill in every blank" in w for w in texts(at, "warning"))
+    at.text_input(key=f"qz.blank.{qid}.1").set_value("σ²")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert not at.exception
+    errors = texts(at, "error")
+    assert errors[0] == "**Not quite: 0 of 2 blanks right.**"
+    assert "whole batch" in errors[1] and "Variance, not standard deviation" in errors[2]
+    assert "the group mean, mean(R_1..R_K)" in everything(at)
+
+
+def test_blanks_accept_notation():
+    qid = "blanks-grpo"
+    at = open_quiz_at(qid)
+    at.text_input(key=f"qz.blank.{qid}.0").set_value(r"\mu_g")
+    at.text_input(key=f"qz.blank.{qid}.1").set_value("std(R)")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.success[0].value == "**Right: every blank.**"
+    assert quiz_of(at).answers[qid] is True
+
+
+def test_numeric_drill_is_stable_graded_with_tolerance_and_solved_after():
+    qid = "drill-trl-binary"
+    at = open_quiz_at(qid)
+    drill = drill_of(quiz_of(at), qid)
+    # the oracle: TRL's convention on the shown rewards
+    assert drill.expected == pytest.approx(group_advantages(drill.rewards, convention="trl")[1])
+    assert drill.prompt in texts(at, "markdown")
+    at.run()  # a rerun keeps the numbers
+    assert drill.prompt in texts(at, "markdown")
+    assert not latex(at), "no solution before the attempt"
+    at.text_input(key=f"qz.num.{qid}").set_value("about one")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert any("Not a number" in w for w in texts(at, "warning"))
+    assert qid not in quiz_of(at).answers  # a typo is not an attempt
+    at.text_input(key=f"qz.num.{qid}").set_value(f"{drill.expected + 0.008:.4f}")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.success[0].value.startswith("Right: the exact value is")
+    assert [line.strip() for line in latex(at)] == [line.strip() for line in drill.solution]
+
+
+def test_numeric_drill_wrong_answer_names_the_mistake():
+    qid = "drill-trl-binary"
+    at = open_quiz_at(qid)
+    drill = drill_of(quiz_of(at), qid)
+    at.text_input(key=f"qz.num.{qid}").set_value(f"{-drill.expected:.4f}")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.error[0].value.startswith("The sign is flipped")
+    assert len(latex(at)) == len(drill.solution)
+
+
+def test_followup_write_first_then_reveal_then_self_grade():
+    qid = "followup-why-std"
+    q = BY_ID[qid]
+    at = open_quiz_at(qid)
+    assert q.model_answer not in everything(at)
+    at.button(key=f"qz.reveal.{qid}").click().run()
+    assert any("Write your answer first" in w for w in texts(at, "warning"))
+    assert q.model_answer not in everything(at)
+    at.text_area(key=f"qz.text.{qid}").set_value("It puts prompts on one scale.")
+    at.button(key=f"qz.reveal.{qid}").click().run()
+    assert texts(at, "text") == ["It puts prompts on one scale."]  # beside the model answer
+    shown = everything(at)
+    assert q.model_answer in shown and all(p in shown for p in q.key_points)
+    assert qid not in quiz_of(at).answers and "qz.next" not in [b.key for b in at.button]
+    at.button(key=f"qz.missed.{qid}").click().run()
+    assert quiz_of(at).answers[qid] is False
+    assert at.button(key="qz.next")
+
+
+# --- the whole quiz: score, review, retry, certificate -------------------------------------
+
+
+def test_full_quiz_score_review_retry_and_certificate_round_trip():
+    at = open_page(QUIZ)
+    missed_ids = finish(at, wrong=3)[:3]
+    assert not at.exception
+    n = len(IDS)
+    assert f"### {n - 3} of {n} right ({100 * (n - 3) / n:.1f}%)" in texts(at, "markdown")
+    # the review lists exactly the missed questions, with their explanations
+    reviewed = [c for c in texts(at, "caption") if c.startswith("Missed")]
+    assert [r.split("id `")[1].rstrip("`") for r in reviewed] == missed_ids
+    shown = everything(at)
+    for qid in missed_ids:
+        q = BY_ID[qid]
+        assert (q.explanation or q.model_answer) in shown
+    # certificate: hostile name shown as text, the ID verifies, the HTML escapes it
+    at.text_input(key="qz.name").set_value(HOSTILE_NAME)
+    at.button(key="qz.cert").click().run()
+    assert not at.exception
+    cert_id = at.code[0].value
+    cert = verify(cert_id, secret=SECRET)
+    assert cert["name"] == HOSTILE_NAME and (cert["correct"], cert["total"]) == (n - 3, n)
+    assert "&lt;script&gt;alert\\(1\\)&lt;/script&gt;" in at.success[0].value
+    assert "<script>" not in everything(at).replace(cert_id, "")
+    page_html = qw_html(at)
+    assert html.escape(HOSTILE_NAME) in page_html and "<script>alert" not in page_html
+    assert cert_id in page_html
+    # the verify page, opened with ?id=, shows it
+    verified = open_page(VERIFY, query={"id": cert_id})
+    assert not verified.exception
+    assert verified.text_input(key="vf.id").value == cert_id
+    assert "Valid certificate" in verified.success[0].value
+    assert "&lt;script&gt;" in everything(verified) and f"{n - 3} of {n}" in everything(verified)
+    # retry what I missed: only those, in a new order
+    at.button(key="qz.retry").click().run()
+    retry = quiz_of(at)
+    assert sorted(retry.order) == sorted(missed_ids) and not retry.full
+    assert "qz.cert_id" not in at.session_state
+    finish(at)
+    assert "### 3 of 3 right (100.0%)" in texts(at, "markdown")
+    assert any("only a full quiz" in c for c in texts(at, "caption"))
+    assert "qz.name" not in [t.key for t in at.text_input]  # no certificate for a retry
+
+
+def qw_html(at) -> str:
+    """The certificate HTML the download button holds (rebuilt as the page builds it)."""
+    from ui import quiz_widgets as qw
+
+    cert_id = at.session_state["qz.cert_id"]
+    assert at.get("download_button")
+    return qw.certificate_html(verify(cert_id, secret=SECRET), cert_id, f"verify?id={cert_id}")
+
+
+def test_a_failed_full_quiz_offers_no_certificate():
+    at = open_page(QUIZ)
+    finish(at, wrong=12)  # 45 of 57 is 78.9%
+    assert any("needs at least 80%" in c for c in texts(at, "caption"))
+    assert "qz.name" not in [t.key for t in at.text_input]
+
+
+def test_certificate_name_problems_are_explained_and_length_is_bounded():
+    at = open_page(QUIZ)
+    finish(at)
+    at.text_input(key="qz.name").set_value("   ")
+    at.button(key="qz.cert").click().run()
+    assert any("the name is empty" in e for e in texts(at, "error"))
+    assert not at.code
+    at.text_input(key="qz.name").set_value("x" * 5_000_000)  # 5 MB: cut to max_chars
+    at.button(key="qz.cert").click().run()
+    assert not at.exception
+    assert verify(at.code[0].value, secret=SECRET)["name"] == "x" * 80
+
+
+# --- progress in the URL -------------------------------------------------------------------
+
+
+def test_progress_link_restores_answers_and_the_next_question():
+    quiz = start_quiz(IDS, 12345)
+    for n, qid in enumerate(quiz.order[:10]):
+        quiz = record_answer(quiz, qid, n % 2 == 0)
+    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=SECRET)})
+    assert not at.exception
+    assert quiz_of(at) == quiz and current(at) == quiz.order[10]
+    assert at.get("progress")[0].proto.text == f"Question 11 of {len(IDS)} · 5 right so far"
+
+
+def test_progress_link_with_edited_answers_is_refused():
+    quiz = start_quiz(IDS, 5)
+    for qid in quiz.order:
+        quiz = record_answer(quiz, qid, True)
+    forged = encode_progress(quiz)  # all right, but not signed by this server
+    for link in (forged, forged + ".AAAAAAAAAAAAAAAA"):
+        at = open_page(QUIZ, query={"p": link})
+        assert any("could not be read" in i for i in texts(at, "info"))
+        assert not quiz_of(at).answers and "qz.name" not in [t.key for t in at.text_input]
+
+
+@pytest.mark.parametrize(
+    "junk", ["<script>alert(1)</script>", "q1" + "A" * 40, "x" * 100_000, "", "%00"]
+)
+def test_junk_progress_link_gets_a_message_and_a_fresh_quiz(junk):
+    at = open_page(QUIZ, query={"p": junk})
+    assert not at.exception
+    if junk:
+        assert any("could not be read" in i for i in texts(at, "info"))
+    assert quiz_of(at).full and not quiz_of(at).answers
+    assert at.query_params["p"] != junk
+
+
+def test_new_quiz_with_a_seed_and_a_filter():
+    at = open_page(QUIZ)
+    at.multiselect(key="qz.kinds").set_value(["numeric"])
+    at.text_input(key="qz.seed_in").set_value("42")
+    at.button(key="qz.new").click().run()
+    quiz = quiz_of(at)
+    assert quiz.seed == 42 and sorted(quiz.order) == sorted(
+        q.id for q in BANK if q.kind == "numeric"
+    )
+    at.text_input(key="qz.seed_in").set_value("-1")
+    at.button(key="qz.new").click().run()
+    assert any("whole number" in w for w in texts(at, "warning"))
+    assert quiz_of(at) == quiz
+
+
+# --- hostile input -------------------------------------------------------------------------
+
+
+def test_five_megabyte_answers_and_markup_never_break_the_page():
+    big = "<script>alert(1)</script>" * 200_000  # 5 MB
+    at = open_quiz_at("blanks-grpo")
+    at.text_input(key="qz.blank.blanks-grpo.0").set_value(big)
+    at.text_input(key="qz.blank.blanks-grpo.1").set_value("<img src=x onerror=alert(1)>")
+    at.button(key="qz.check.blanks-grpo").click().run()
+    assert not at.exception
+    assert texts(at, "error")[0] == "**Not quite: 0 of 2 blanks right.**"
+    assert "<script>" not in everything(at) and "onerror" not in everything(at)
+    assert "<img src=x onerror=alert(1)>" in texts(at, "text")  # echoed as plain text
+
+    at = open_quiz_at("followup-why-std")
+    at.text_area(key="qz.text.followup-why-std").set_value(big)
+    at.button(key="qz.reveal.followup-why-std").click().run()
+    assert not at.exception and BY_ID["followup-why-std"].model_answer in everything(at)
+    assert texts(at, "text")[0].startswith("<script>alert(1)</script>")  # plain text, bounded
+    assert len(texts(at, "text")[0]) <= 4000
+
+    at = open_quiz_at("drill-k2")
+    at.text_input(key="qz.num.drill-k2").set_value(big)
+    at.button(key="qz.check.drill-k2").click().run()
+    assert not at.exception and any("Not a number" in w for w in texts(at, "warning"))
+
+
+# --- interview drill -----------------------------------------------------------------------
+
+
+def test_interview_round_timer_self_grading_and_summary():
+    at = open_page(INTERVIEW)
+    assert not at.exception
+    at.number_input(key="iv.n").set_value(3)
+    at.button(key="iv.start_btn").click().run()
+    round_ = at.session_state["iv.round"]
+    assert len(round_.order) == 3 and all(BY_ID[q].kind == "followup" for q in round_.order)
+    assert any("elapsed" in m for m in texts(at, "markdown"))
+    at.session_state["iv.start"] = time.time() - 125  # two minutes in
+    at.run()
+    assert any("2:0" in m and "elapsed" in m for m in texts(at, "markdown"))
+    for n in range(3):
+        answer(at, right=n != 1, prefix="iv", next_key="iv.next")
+    assert not at.exception
+    summary = everything(at)
+    assert "### 2 of 3 covered, in 2:0" in summary
+    missed = BY_ID[round_.order[1]]
+    assert all(p in summary for p in missed.key_points)
+    at.button(key="iv.again").click().run()
+    assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
+
+
+# --- cheat sheet ---------------------------------------------------------------------------
+
+
+def test_cheatsheet_renders_with_print_hint_and_download():
+    at = open_page(CHEATSHEET)
+    assert not at.exception
+    sheet = (ROOT / "content" / "cheatsheet.md").read_text(encoding="utf-8")
+    assert at.title[0].value == "GRPO advantages: the 60-second cheat sheet"
+    assert any("Print" in c for c in texts(at, "caption"))
+    assert "## What real trainers compute" in texts(at, "markdown")[-1]
+    assert at.get("download_button")[0].proto.label == "Download (Markdown)"
+    assert sheet.startswith("# GRPO advantages")
+
+
+# --- verify page ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GRPO1-AAAA",
+        "<script>alert(1)</script>",
+        "x" * 5_000,
+        issue("Ada", 50, 57, secret="a-different-secret-of-enough-length"),
+    ],
+)
+def test_verify_refuses_anything_not_issued_here(text):
+    at = open_page(VERIFY)
+    at.text_input(key="vf.id").set_value(text).run()
+    assert not at.exception
+    assert at.error[0].value.startswith("**Not a valid certificate.**")
+    assert "<script>" not in everything(at)
+
+
+def test_verify_a_tampered_id_and_an_empty_box():
+    good = issue("Ada Lovelace", 50, 57, secret=SECRET)
+    at = open_page(VERIFY, query={"id": good[:-2] + ("A" if good[-2] != "A" else "B") + good[-1]})
+    assert at.error
+    at.text_input(key="vf.id").set_value("").run()
+    assert any("starts with GRPO1-" in i for i in texts(at, "info"))
+    at.text_input(key="vf.id").set_value("  " + good + " ").run()
+    assert "Valid certificate" in at.success[0].value
+    assert "**Name:** Ada Lovelace" in texts(at, "markdown")
+    assert at.query_params["id"] == good
+    assert math.isclose(verify(good, secret=SECRET)["percent"], 87.7)
+
+
+# --- the certificate secret ----------------------------------------------------------------
+
+
+def test_without_a_configured_secret_one_is_generated_once_and_logged(
+    tmp_path, monkeypatch, caplog
+):
+    import ui.secret
+
+    path = tmp_path / "cert_secret"
+    monkeypatch.delenv("GRPO_CERT_SECRET")
+    monkeypatch.setattr(ui.secret, "default_secret_path", lambda: path)
+    with caplog.at_level(logging.INFO):
+        secret, source = ui.secret.cert_secret()
+    assert (
+        source == f"generated and saved to {path}" and path.read_text().strip() == secret.decode()
+    )
+    assert f"GRPO certificate secret: generated and saved to {path}" in caplog.text
+    assert secret.decode() not in caplog.text
+    assert ui.secret.cert_secret() == (secret, source)  # cached, not generated again
+    # the pages use it: an ID issued with it verifies on the verify page
+    at = open_page(VERIFY, query={"id": issue("Ada", 50, 57, secret=secret)})
+    assert "Valid certificate" in at.success[0].value
+
+
+def test_st_secrets_is_used_when_the_environment_has_none(tmp_path, monkeypatch):
+    import ui.secret
+
+    monkeypatch.delenv("GRPO_CERT_SECRET")
+    monkeypatch.setattr(ui.secret, "default_secret_path", lambda: tmp_path / "unused")
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.secrets["GRPO_CERT_SECRET"] = "from-st-secrets-0123456789"
+    at.query_params["id"] = issue("Ada", 50, 57, secret="from-st-secrets-0123456789")
+    at.run()
+    at.switch_page(VERIFY).run()
+    assert not at.exception and "Valid certificate" in at.success[0].value
+    assert not (tmp_path / "unused").exists()
+
+
+def test_a_too_short_secret_is_explained_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("GRPO_CERT_SECRET", "short")
+    at = open_page(VERIFY, query={"id": "GRPO1-x"})
+    assert not at.exception
+    assert any("is 5 bytes" in e for e in texts(at, "error"))
+    at = open_page(QUIZ)
+    assert not at.exception and at.session_state["qz.current"]
