@@ -5,13 +5,16 @@ Five topics, one section each, every advantage computed through
 ``float32_advantages``, which replays the formula in float32 on purpose):
 
 - eps: ``eps_sweep``, ``eps_regime``, ``LIBRARY_EPS``, ``all_equal_outcomes``,
-  ``float32_advantages``, ``precision_report``.
-- conventions side by side: ``compare_conventions``, ``explain_differences``.
+  ``float32_advantages``, ``precision_report``; ``eps_steps`` and ``eps_grid`` for a
+  log slider and a log axis.
+- conventions side by side: ``compare_conventions``, ``explain_differences``,
+  ``conventions_table``, ``numpy_snippet``.
 - difficulty bias and Dr. GRPO (binary rewards, pass rate p): ``binary_advantages``,
   ``dr_grpo_binary_advantages``, ``std_weight``, ``sampled_binary_groups``,
-  ``difficulty_bias_frame``, ``explain_difficulty_bias``.
+  ``difficulty_bias_frame``, ``explain_difficulty_bias``; ``pass_rate_grid`` and
+  ``group_pass_rates`` for the p axis.
 - zero-spread groups and DAPO's dynamic sampling: ``zero_spread_probability``,
-  ``simulate_dynamic_sampling``.
+  ``difficulty_pool``, ``simulate_dynamic_sampling``.
 - batch vs group scaling: ``scaling_comparison``.
 
 Sources: shared/GRPO_NOTES.md; Dr. GRPO (arXiv 2503.20783); DAPO (arXiv 2503.14476).
@@ -27,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from grpo_core.advantages import advantage_trace, group_advantages
-from grpo_core.conventions import CONVENTIONS
+from grpo_core.conventions import CONVENTIONS, get_convention
+from grpo_core.links import format_number
 from grpo_core.rewards import binary_verifier
 
 # --- eps ------------------------------------------------------------------------------
@@ -49,6 +53,34 @@ LIBRARY_EPS: dict[str, float] = {
 }
 """The eps each library adds to the std, read from CONVENTIONS: TRL 1e-4, verl 1e-6,
 OpenRLHF 1e-9."""
+
+
+def eps_steps() -> np.ndarray:
+    """The eps values of the page's log slider: 1, 2 and 5 times each power of ten in
+    EPS_RANGE, ascending (1e-12, 2e-12, 5e-12, ..., 0.5, 1): shape (37,).
+
+    Each value is the float its decimal literal gives, so 1e-4 is exactly TRL's eps.
+    """
+    low, high = _decades()
+    steps = [float(f"{m}e{d}") for d in range(low, high) for m in (1, 2, 5)]
+    return np.array([*steps, float(f"1e{high}")])
+
+
+def eps_grid(per_decade: int = 10) -> np.ndarray:
+    """Log-spaced eps across EPS_RANGE for a curve: ``per_decade`` points per decade,
+    shape (12 per_decade + 1,), each power of ten exact (1e-4 is TRL's eps)."""
+    n = _whole(per_decade, "per_decade", minimum=1)
+    low, high = _decades()
+    j = np.arange(low * n, high * n + 1)
+    grid = 10.0 ** (j / n)
+    decade = j % n == 0
+    grid[decade] = [float(f"1e{d}") for d in j[decade] // n]
+    return grid
+
+
+def _decades() -> tuple[int, int]:
+    """EPS_RANGE as powers of ten: (-12, 0)."""
+    return round(math.log10(EPS_RANGE[0])), round(math.log10(EPS_RANGE[1]))
 
 
 def eps_sweep(rewards, eps_values, *, ddof: int = 1) -> np.ndarray:
@@ -320,21 +352,23 @@ class ConventionComparison:
         )
 
 
-def compare_conventions(rewards, *, group_size=None) -> ConventionComparison:
+def compare_conventions(rewards, *, group_size=None, group_ids=None) -> ConventionComparison:
     """Advantages of ``rewards`` under every convention in CONVENTIONS, side by side.
 
-    rewards: (K,) one group, (N,) cut into groups of ``group_size``, or
+    rewards: (K,) one group, (N,) cut into groups of ``group_size`` or grouped
+    by ``group_ids`` (one label per reward, as verl's uid; sizes may differ), or
     (num_prompts, K). A convention that refuses the input (most refuse K = 1;
     verl passes a lone reward through, zscore gives it 0) gets a NaN column
     and its reason in ``refusals``. Bad rewards (NaN, text) raise ValueError.
     """
     # zscore refuses nothing, so this validates the rewards themselves.
-    base = advantage_trace(rewards, group_size=group_size, convention="zscore").to_frame()
+    grouping = {"group_size": group_size, "group_ids": group_ids}
+    base = advantage_trace(rewards, convention="zscore", **grouping).to_frame()
     frame = base[["prompt", "answer", "reward"]].copy()
     refusals: dict[str, str] = {}
     for name in CONVENTIONS:
         try:
-            a = group_advantages(rewards, group_size=group_size, convention=name)
+            a = group_advantages(rewards, convention=name, **grouping)
         except ValueError as e:
             refusals[name] = str(e)
             frame[name] = np.nan
@@ -343,22 +377,32 @@ def compare_conventions(rewards, *, group_size=None) -> ConventionComparison:
     return ConventionComparison(frame=frame, refusals=refusals)
 
 
-def explain_differences(rewards, *, group_size=None) -> list[str]:
+def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str]:
     """Plain-words sentences, computed from these rewards, on why the conventions differ.
 
     Covers what applies: groups of one (verl's pass-through), all-equal groups,
     the ddof factor sqrt(K/(K-1)), eps size, batch vs group scaling,
     OpenRLHF's clamp, Dr. GRPO's and RLOO's unscaled advantages. Each sentence
-    ends with its library source from CONVENTIONS.
+    ends with its library source from CONVENTIONS. Groups (``group_size`` or
+    ``group_ids``, as in ``compare_conventions``) may differ in size, but either
+    every group has one reward or every group has at least two (ValueError else).
     """
-    comparison = compare_conventions(rewards, group_size=group_size)
+    grouping = {"group_size": group_size, "group_ids": group_ids}
+    comparison = compare_conventions(rewards, **grouping)
     frame = comparison.frame
-    zs = advantage_trace(rewards, group_size=group_size, convention="zscore")
-    k = int(zs.sizes[0])
+    zs = advantage_trace(rewards, convention="zscore", **grouping)
     src = {name: f" Source: {c.source}." for name, c in CONVENTIONS.items()}
+    # Prompts are named 1..G in order, or by their group id when ids were given.
+    names = [str(g + 1) for g in range(len(zs.labels))] if group_ids is None else zs.labels
     sentences: list[str] = []
+    lone = zs.sizes == 1
+    if lone.any() and not lone.all():
+        raise ValueError(
+            "some prompts have one reward and others several: compare groups of one "
+            "on their own (most trainers refuse them), or give those prompts more answers."
+        )
 
-    if k == 1:
+    if lone.all():
         refused = ", ".join(comparison.refusals)
         sentences.append(
             f"Groups of one (K=1): verl passes each lone reward through as R / (1 + "
@@ -369,7 +413,7 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
 
     tied = np.flatnonzero(zs.zero_spread)
     if tied.size:
-        which = _prompt_list(tied, len(zs.labels))
+        which = _prompt_list(tied, names)
         sentences.append(
             f"{which} all-equal rewards: every convention gives exactly 0 there, "
             "no learning signal."
@@ -377,9 +421,10 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
     if tied.size == len(zs.labels):
         return sentences
 
-    trl = advantage_trace(rewards, group_size=group_size, convention="trl")
+    trl = advantage_trace(rewards, convention="trl", **grouping)
     spread = np.where(zs.zero_spread, -np.inf, trl.std)
     widest = int(np.argmax(spread))  # the group where eps matters least
+    k = int(zs.sizes[widest])
     in_widest = np.ravel(zs.group_index) == widest
     i = int(np.flatnonzero(in_widest)[np.argmax(np.abs(np.ravel(zs.advantages)[in_widest]))])
     ratio = frame["zscore"].iloc[i] / frame["verl"].iloc[i]
@@ -394,7 +439,7 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
         f"zscore's numbers are {ratio:.4g} times verl's: zscore divides by the population "
         f"std (ddof=0), verl, TRL and OpenRLHF by the sample std (ddof=1, torch.std), "
         f"which is larger; at K={k} that scales every advantage by sqrt({k}/{k - 1}) = "
-        f"{factor:.4g}{note}." + src["verl"]
+        f"{factor:.4g}{note}{_other_sizes(zs.sizes, k)}." + src["verl"]
     )
 
     narrowest = int(np.argmin(np.where(zs.zero_spread, np.inf, trl.std)))
@@ -407,7 +452,7 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
     eps_text = ", ".join(f"{lib} {LIBRARY_EPS[lib]:g}" for lib in LIBRARY_EPS)
     if std_min < REGIME_FACTOR * CONVENTIONS["trl"].eps:
         sentences.append(
-            f"eps decides the numbers here: {_prompt_name(narrowest, len(zs.labels))} "
+            f"eps decides the numbers here: {_prompt_name(narrowest, names)} "
             f"has std {std_min:.3g}, not far above the eps values ({eps_text}). "
             f"Its largest |advantage| is {largest['trl']:.3g} in TRL, {largest['verl']:.3g} "
             f"in verl and {largest['openrlhf']:.3g} in OpenRLHF." + src["trl"]
@@ -420,7 +465,7 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
             f"{100 * change:.2g}% at most." + src["trl"]
         )
 
-    batch = advantage_trace(rewards, group_size=group_size, convention="trl-batch")
+    batch = advantage_trace(rewards, convention="trl-batch", **grouping)
     if len(zs.labels) == 1:
         sentences.append(
             "With one prompt the batch is the group, so trl-batch equals trl." + src["trl-batch"]
@@ -438,12 +483,10 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
         )
 
     clamp = CONVENTIONS["openrlhf"].clip
-    ort = advantage_trace(rewards, group_size=group_size, convention="openrlhf")
+    ort = advantage_trace(rewards, convention="openrlhf", **grouping)
     n_clamped = int(ort.clamped.sum())
     if n_clamped:
-        free = group_advantages(
-            rewards, group_size=group_size, convention="openrlhf", clip=math.inf
-        )
+        free = group_advantages(rewards, convention="openrlhf", clip=math.inf, **grouping)
         biggest = float(np.abs(np.ravel(free)).max())
         sentences.append(
             f"OpenRLHF clamped {n_clamped} advantage{'s' * (n_clamped > 1)} to ±{clamp:g} "
@@ -462,12 +505,80 @@ def explain_differences(rewards, *, group_size=None) -> list[str]:
         "so groups with a wider spread push harder." + src["dr-grpo"]
     )
     nonzero = frame["dr-grpo"].to_numpy() != 0
-    loo = (frame["rloo"].to_numpy()[nonzero] / frame["dr-grpo"].to_numpy()[nonzero]).mean()
+    loo_ratio = frame["rloo"].to_numpy()[nonzero] / frame["dr-grpo"].to_numpy()[nonzero]
+    sizes = np.ravel(zs.sizes[zs.group_index])[nonzero]
+    factors = [(int(s), loo_ratio[sizes == s].mean()) for s in np.unique(sizes)]
+    if len(factors) == 1:
+        ((s, loo),) = factors
+        factor_text = f"K/(K-1) = {s}/{s - 1} = {loo:.4g}"
+    else:
+        shown = ", ".join(f"{s}/{s - 1} = {loo:.4g} at K={s}" for s, loo in factors)
+        factor_text = f"K/(K-1) for its prompt's K ({shown})"
     sentences.append(
-        f"rloo subtracts the mean of the other K-1 answers, which makes every advantage "
-        f"K/(K-1) = {k}/{k - 1} = {loo:.4g} times dr-grpo's R - mean." + src["rloo"]
+        "rloo subtracts the mean of the other K-1 answers, which makes every advantage "
+        f"{factor_text} times dr-grpo's R - mean." + src["rloo"]
     )
     return sentences
+
+
+def _other_sizes(sizes: np.ndarray, k: int) -> str:
+    """ "; prompts with K=3, 5 get sqrt(3/2) = 1.225, ..." when group sizes differ."""
+    others = [int(s) for s in np.unique(sizes) if s != k]
+    if not others:
+        return ""
+    shown = ", ".join(f"sqrt({s}/{s - 1}) = {math.sqrt(s / (s - 1)):.4g} at K={s}" for s in others)
+    return f"; prompts with another K get {shown}"
+
+
+def conventions_table() -> pd.DataFrame:
+    """The registry in words, one row per convention in CONVENTIONS: convention,
+    library, baseline, divides by, std, eps, clamp, K = 1 (what a group of one
+    gets) and source."""
+    rows = []
+    for name, c in CONVENTIONS.items():
+        scaled = c.scale != "none"
+        rows.append(
+            {
+                "convention": name,
+                "library": c.library,
+                "baseline": "group mean" if c.baseline == "mean" else "mean of the other K-1",
+                "divides by": {"group": "group std + eps", "batch": "batch std + eps"}.get(
+                    c.scale, "nothing"
+                ),
+                "std": ("sample (ddof=1)" if c.ddof else "population (ddof=0)") if scaled else "–",
+                "eps": f"{c.eps:g}" if scaled else "–",
+                "clamp": f"±{c.clip:g}" if c.clip is not None else "none",
+                "K = 1": {
+                    "refuse": "refused",
+                    "pass-through": f"A = R / (1 + {c.eps:g})",
+                    "zero": "A = 0",
+                }[c.singleton],
+                "source": c.source,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def numpy_snippet(name: str, rewards) -> str:
+    """A notebook cell computing convention ``name``'s advantages with numpy alone.
+
+    rewards: (num_prompts, K), or (K,) for one prompt, K >= 2. The cell sets R
+    (shape (num_prompts, K), each number written exactly), runs
+    CONVENTIONS[name].code and prints A: the same numbers as
+    ``group_advantages(rewards, convention=name)``, up to the last digit.
+    """
+    conv = get_convention(name)
+    r = _float_rewards(rewards)
+    r = r[None, :] if r.ndim == 1 else r
+    if r.shape[1] < 2:
+        raise ValueError("the one-liners need at least 2 answers per prompt (K >= 2).")
+    rows = ",\n    ".join("[" + ", ".join(format_number(x) for x in row) + "]" for row in r)
+    return (
+        "import numpy as np\n\n"
+        f"R = np.array([\n    {rows},\n])  # rewards: one row per prompt, K = {r.shape[1]}\n"
+        f"{conv.code}\n"
+        "print(A)\n"
+    )
 
 
 # --- difficulty bias and Dr. GRPO (binary rewards) ------------------------------------
@@ -541,15 +652,25 @@ def difficulty_bias_frame(p, *, ddof: int = 0, K=None, eps: float = 0.0) -> pd.D
     return pd.concat(parts, ignore_index=True)
 
 
-def explain_difficulty_bias(p_values=(0.05, 0.5, 0.95)) -> list[str]:
-    """Plain-words sentences, with numbers, on GRPO's bias toward too-easy and too-hard prompts."""
+def explain_difficulty_bias(p_values=(0.05, 0.5, 0.95), *, ddof: int = 0, K=None) -> list[str]:
+    """Plain-words sentences, with numbers, on GRPO's bias toward too-easy and too-hard prompts.
+
+    ddof, K: as in ``std_weight`` (ddof=1 needs K). With K, one more sentence gives
+    the largest weight a group of K answers can get (one right or one wrong answer).
+    """
     p = np.atleast_1d(_probabilities(p_values)).ravel()
+    mid = float(std_weight(0.5, ddof=ddof, K=K))
+    if _ddof(ddof) == 0:
+        std_text, weight_text = "sqrt(p(1-p))", "1/sqrt(p(1-p))"
+    else:
+        k = _whole(K, "K", minimum=2)
+        std_text = f"sqrt(p(1-p) K/(K-1)) (sample std, ddof=1, K/(K-1) = {k}/{k - 1})"
+        weight_text = "1/std"
     sentences = [
-        "With right/wrong rewards a group's std is sqrt(p(1-p)), where p is its pass rate. "
-        "GRPO divides by it, so each prompt's push is weighted by 1/sqrt(p(1-p)): "
-        "2 at p = 0.5, and without bound as p nears 0 (too hard) or 1 (too easy)."
+        f"With right/wrong rewards a group's std is {std_text}, where p is its pass rate. "
+        f"GRPO divides by it, so each prompt's push is weighted by {weight_text}: "
+        f"{mid:.3g} at p = 0.5, and without bound as p nears 0 (too hard) or 1 (too easy)."
     ]
-    mid = 2.0
     for q in p:
         if q in (0.0, 1.0):
             sentences.append(
@@ -557,18 +678,41 @@ def explain_difficulty_bias(p_values=(0.05, 0.5, 0.95)) -> list[str]:
                 "no spread, advantages 0, no learning signal."
             )
             continue
-        w = 1 / math.sqrt(q * (1 - q))
-        correct, wrong = math.sqrt((1 - q) / q), -math.sqrt(q / (1 - q))
+        w = float(std_weight(q, ddof=ddof, K=K))
+        correct, wrong = binary_advantages(q, ddof=ddof, K=K)
+        dr_correct, dr_wrong = dr_grpo_binary_advantages(q)
         sentences.append(
             f"At p = {q:g} GRPO gives a right answer {correct:.3g} and a wrong one {wrong:.3g} "
             f"(weight {w:.3g}, {w / mid:.3g} times the weight at p = 0.5); Dr. GRPO gives "
-            f"{1 - q:.3g} and {-q:.3g}."
+            f"{dr_correct:.3g} and {dr_wrong:.3g}."
+        )
+    if K is not None:
+        k = _whole(K, "K", minimum=2)
+        top = float(std_weight(1 / k, ddof=ddof, K=k))
+        sentences.append(
+            f"A group of K = {k} answers with any spread has p between 1/{k} and {k - 1}/{k}, "
+            f"so the largest weight GRPO gives a group is {top:.3g} (one right or one wrong "
+            f"answer), {top / mid:.3g} times the weight at p = 0.5."
         )
     sentences.append(
         "Dr. GRPO (arXiv 2503.20783) drops the std: every prompt's push is just R - mean, "
         "so prompts the model almost always or almost never solves are no longer up-weighted."
     )
     return sentences
+
+
+def pass_rate_grid(points: int = 99) -> np.ndarray:
+    """``points`` evenly spaced pass rates strictly inside (0, 1), for a curve:
+    j / (points + 1) for j = 1..points (99 points: 0.01, 0.02, ..., 0.99)."""
+    n = _whole(points, "points", minimum=1)
+    return np.arange(1, n + 1) / (n + 1)
+
+
+def group_pass_rates(K: int) -> np.ndarray:
+    """The pass rates a group of K right/wrong answers can have: j / K for j = 0..K,
+    shape (K + 1,). Only j = 1..K-1 have spread (and a learning signal)."""
+    k = _whole(K, "K", minimum=1)
+    return np.arange(k + 1) / k
 
 
 @dataclass(frozen=True, eq=False)
@@ -647,6 +791,51 @@ def zero_spread_probability(p, K):
     return _scalar_or_array(out)
 
 
+@dataclass(frozen=True)
+class DifficultyPool:
+    """A shape for the pass rates of a pool of prompts: Beta(a, b)."""
+
+    title: str
+    lesson: str
+    a: float
+    b: float
+
+
+DIFFICULTY_POOLS: dict[str, DifficultyPool] = {
+    "spread": DifficultyPool(
+        "Evenly spread", "Pass rates spread evenly between 0 and 1 (Beta(1, 1)).", 1.0, 1.0
+    ),
+    "polarised": DifficultyPool(
+        "Mostly solved or unsolved",
+        "Most prompts are solved almost always or almost never (Beta(0.3, 0.3)), "
+        "as on many math sets.",
+        0.3,
+        0.3,
+    ),
+    "easy": DifficultyPool(
+        "Mostly easy (late in training)",
+        "The model solves most prompts most of the time (Beta(4, 1)).",
+        4.0,
+        1.0,
+    ),
+    "hard": DifficultyPool(
+        "Mostly hard (early in training)",
+        "The model rarely solves most prompts (Beta(1, 4)).",
+        1.0,
+        4.0,
+    ),
+}
+
+
+def difficulty_pool(kind: str, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Pass rates of ``size`` prompts drawn from DIFFICULTY_POOLS[kind]: shape (size,)."""
+    if kind not in DIFFICULTY_POOLS:
+        raise ValueError(f"kind must be one of {', '.join(DIFFICULTY_POOLS)}, got {kind!r}.")
+    n = _whole(size, "size", minimum=1)
+    pool = DIFFICULTY_POOLS[kind]
+    return rng.beta(pool.a, pool.b, size=n)
+
+
 @dataclass(frozen=True, eq=False)
 class DynamicSampling:
     """One batch before and after DAPO's dynamic sampling (``simulate_dynamic_sampling``)."""
@@ -670,6 +859,11 @@ class DynamicSampling:
         return int(self.batch_signal.sum())
 
     @property
+    def signal_fraction(self) -> float:
+        """signal_before / batch_size: the first batch's share of groups with signal."""
+        return self.signal_before / self.batch_size
+
+    @property
     def after_filter(self) -> int:
         """Groups left after dropping the all-equal ones: the batch shrinks to this."""
         return self.signal_before
@@ -685,13 +879,15 @@ class DynamicSampling:
         return self.resample_rounds * self.batch_size * self.group_size
 
     def summary(self) -> pd.DataFrame:
-        """One row per stage: groups in the batch, groups with signal, answers generated."""
+        """One row per stage: groups in the batch, groups with signal, groups without
+        (all-equal rewards) and answers generated so far."""
         first = self.batch_size * self.group_size
         return pd.DataFrame(
             {
                 "stage": ["before filtering", "after filtering", "after resampling"],
                 "groups": [self.batch_size, self.after_filter, self.after_resample],
                 "with_signal": [self.signal_before, self.after_filter, self.after_resample],
+                "without_signal": [self.batch_size - self.signal_before, 0, 0],
                 "answers_generated": [first, first, first + self.extra_samples],
             }
         )
@@ -772,20 +968,21 @@ class ScalingComparison:
         )
 
 
-def scaling_comparison(rewards, *, group_size=None) -> ScalingComparison:
+def scaling_comparison(rewards, *, group_size=None, group_ids=None) -> ScalingComparison:
     """Group scaling, batch scaling and none, side by side (TRL's scale_rewards).
 
-    rewards: (num_prompts, K), or (N,) with ``group_size``. Every mode
+    rewards: (num_prompts, K), or (N,) with ``group_size`` or ``group_ids``. Every mode
     subtracts the group mean; "group" divides by the group std + 1e-4,
     "batch" by the std of the whole batch + 1e-4, "none" (Dr. GRPO) by nothing.
     """
-    trace = advantage_trace(rewards, group_size=group_size, convention="trl")
+    grouping = {"group_size": group_size, "group_ids": group_ids}
+    trace = advantage_trace(rewards, convention="trl", **grouping)
     frame = trace.to_frame()[["prompt", "answer", "reward"]].copy()
     for mode in SCALING_MODES:
-        a = group_advantages(rewards, group_size=group_size, convention="trl", scale=mode)
+        a = group_advantages(rewards, convention="trl", scale=mode, **grouping)
         frame[mode] = np.ravel(a)
     mean_abs = frame.groupby("prompt")[list(SCALING_MODES)].agg(lambda a: a.abs().mean())
-    batch = advantage_trace(rewards, group_size=group_size, convention="trl-batch")
+    batch = advantage_trace(rewards, convention="trl-batch", **grouping)
     return ScalingComparison(
         frame=frame, mean_abs=mean_abs, group_std=trace.std, batch_std=float(batch.batch_std)
     )
@@ -909,14 +1106,14 @@ def _span(x: np.ndarray) -> str:
     return low if low == high else f"{low} to {high}"
 
 
-def _prompt_name(g: int, num_groups: int) -> str:
-    return "the group" if num_groups == 1 else f"prompt {g + 1}"
+def _prompt_name(g: int, names) -> str:
+    return "the group" if len(names) == 1 else f"prompt {names[g]}"
 
 
-def _prompt_list(groups: np.ndarray, num_groups: int) -> str:
-    if num_groups == 1:
+def _prompt_list(groups: np.ndarray, names) -> str:
+    if len(names) == 1:
         return "The group has"
-    names = [f"{g + 1}" for g in groups[:6]] + (["..."] if groups.size > 6 else [])
+    shown = [f"{names[g]}" for g in groups[:6]] + (["..."] if groups.size > 6 else [])
     return (
-        f"Prompt{'s' * (groups.size > 1)} {', '.join(names)} {'have' if groups.size > 1 else 'has'}"
+        f"Prompt{'s' * (groups.size > 1)} {', '.join(shown)} {'have' if groups.size > 1 else 'has'}"
     )

@@ -97,3 +97,34 @@ def parse_reward_grid(columns) -> ParsedRewards:
                 group.append(value)
         groups.append(group)
     return ParsedRewards(groups=groups, errors=errors, blanks=blanks)
+
+
+MAX_TEXT_CHARS = 4000
+_ANSWER_SEP = re.compile(r"[,\s]+")
+_PROMPT_SEP = re.compile(r"[;\n]")
+
+
+def parse_reward_text(text, *, max_prompts: int, max_answers: int) -> ParsedRewards:
+    """Rewards typed on one line: ``"1, 0, 1; 0.5, 2"``.
+
+    Answers are separated by commas or spaces, prompts by semicolons (or new
+    lines); blank prompts are skipped. As in ``parse_reward_grid``, an item that
+    is not a number is reported (prompt and answer 1-based) and left out. Too
+    much text, more than ``max_prompts`` prompts or more than ``max_answers``
+    answers in a prompt is a ValueError in plain words.
+    """
+    text = "" if text is None else str(text)
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(
+            f"the rewards are {len(text):,} characters long (at most {MAX_TEXT_CHARS:,})"
+        )
+    prompts = [p for p in _PROMPT_SEP.split(text) if p.strip(" ,\t")]
+    if len(prompts) > max_prompts:
+        raise ValueError(f"{len(prompts)} prompts were typed; at most {max_prompts}")
+    columns = []
+    for p, prompt in enumerate(prompts, start=1):
+        items = [item for item in _ANSWER_SEP.split(prompt) if item]
+        if len(items) > max_answers:
+            raise ValueError(f"prompt {p} has {len(items)} rewards; at most {max_answers}")
+        columns.append(items)
+    return parse_reward_grid(columns)

@@ -24,6 +24,10 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
     "Explore": [
         ("playground", "Reward playground", "science", "playground"),
         # lab pages
+        ("epsilon", "Epsilon lab", "tune", "epsilon"),
+        ("conventions", "Library conventions", "compare_arrows", "conventions"),
+        ("difficulty", "Difficulty bias & Dr. GRPO", "trending_up", "difficulty"),
+        ("dynamic_sampling", "Zero-spread groups & DAPO", "filter_alt", "dynamic-sampling"),
         # critic pages
         ("critic", "PPO critic vs GRPO", "psychology", "critic"),
         ("simulator", "Training simulator", "monitoring", "simulator"),

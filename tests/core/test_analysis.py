@@ -9,18 +9,27 @@ from hypothesis import strategies as st
 
 from grpo_core import CONVENTIONS, group_advantages
 from grpo_core.analysis import (
+    DIFFICULTY_POOLS,
+    EPS_RANGE,
     LIBRARY_EPS,
     all_equal_outcomes,
     binary_advantages,
     compare_conventions,
+    conventions_table,
     difficulty_bias_frame,
+    difficulty_pool,
     dr_grpo_binary_advantages,
+    eps_grid,
     eps_regime,
+    eps_steps,
     eps_sweep,
     eps_sweep_frame,
     explain_differences,
     explain_difficulty_bias,
     float32_advantages,
+    group_pass_rates,
+    numpy_snippet,
+    pass_rate_grid,
     precision_report,
     regime_bounds,
     sampled_binary_groups,
@@ -519,3 +528,128 @@ def test_scaling_comparison_two_reward_scales():
 def test_scaling_comparison_refuses_groups_of_one():
     with pytest.raises(ValueError, match="only one reward"):
         scaling_comparison([[1.0], [2.0]])
+
+
+# --- additions for the lab pages: grids, uneven groups, the registry, snippets, pools ----
+
+
+def test_eps_slider_steps_are_1_2_5_and_hold_the_library_eps_exactly():
+    steps = eps_steps()
+    assert steps.size == 37 and (steps[0], steps[-1]) == EPS_RANGE
+    assert np.all(np.diff(steps) > 0)
+    assert steps[:4].tolist() == [1e-12, 2e-12, 5e-12, 1e-11]
+    assert set(LIBRARY_EPS.values()) <= set(steps.tolist())
+
+
+def test_eps_grid_is_log_spaced_with_exact_decades():
+    grid = eps_grid(10)
+    assert grid.size == 121 and (grid[0], grid[-1]) == EPS_RANGE
+    np.testing.assert_allclose(np.diff(np.log10(grid)), 0.1, rtol=1e-9)
+    assert set(LIBRARY_EPS.values()) <= set(grid.tolist())
+    assert eps_grid(1).tolist() == [float(f"1e{d}") for d in range(-12, 1)]
+    with pytest.raises(ValueError, match="per_decade must be a whole number >= 1"):
+        eps_grid(0)
+
+
+def test_pass_rate_grids():
+    np.testing.assert_allclose(pass_rate_grid(), np.arange(1, 100) / 100)
+    assert pass_rate_grid(1).tolist() == [0.5]
+    assert group_pass_rates(4).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+    with pytest.raises(ValueError, match="K must be a whole number >= 1"):
+        group_pass_rates(0)
+
+
+def test_explain_difficulty_bias_with_sample_std_and_k():
+    text = " ".join(explain_difficulty_bias((1 / 16,), ddof=1, K=16))
+    assert "K/(K-1) = 16/15" in text and "1.94 at p = 0.5" in text  # 2 sqrt(15/16)
+    assert "right answer 3.75 and a wrong one -0.25" in text  # sqrt(15) sqrt(15/16)
+    text = " ".join(explain_difficulty_bias((0.5,), K=16))
+    assert "largest weight GRPO gives a group is 4.13" in text  # 16 / sqrt(15)
+    with pytest.raises(ValueError, match="needs the group size K"):
+        explain_difficulty_bias((0.5,), ddof=1)
+
+
+def test_uneven_groups_by_id_match_each_group_alone():
+    rewards, ids = [1.0, 0.0, 1.0, 1.0, 0.9, 0.2, 0.5], [7, 7, 7, 7, 9, 9, 9]
+    c = compare_conventions(rewards, group_ids=ids)
+    assert c.frame["prompt"].tolist() == ids
+    for name in CONVENTIONS:
+        if name == "trl-batch":  # one std over both prompts
+            continue
+        expected = np.concatenate(
+            [group_advantages(g, convention=name) for g in (rewards[:4], rewards[4:])]
+        )
+        np.testing.assert_allclose(c.frame[name], expected, rtol=1e-14)
+    text = " ".join(explain_differences(rewards, group_ids=ids))
+    assert "prompts with another K get sqrt(3/2) = 1.225 at K=3" in text
+    assert "K/(K-1) for its prompt's K (3/2 = 1.5 at K=3, 4/3 = 1.333 at K=4)" in text
+    tied = explain_differences([2.0, 2.0, 0.0, 1.0], group_ids=[7, 7, 9, 9])
+    assert tied[0].startswith("Prompt 7 has all-equal rewards")
+    with pytest.raises(ValueError, match="some prompts have one reward and others several"):
+        explain_differences([1.0, 2.0, 3.0], group_ids=[1, 2, 2])
+
+
+def test_scaling_comparison_by_group_ids_matches_the_table_form():
+    by_rows = scaling_comparison(TWO_SCALES)
+    by_ids = scaling_comparison(np.ravel(TWO_SCALES), group_ids=[1] * 4 + [2] * 4)
+    for mode in ("group", "batch", "none"):
+        np.testing.assert_array_equal(by_ids.frame[mode], by_rows.frame[mode])
+    assert by_ids.mean_abs.index.tolist() == [1, 2]
+    assert by_ids.batch_std == by_rows.batch_std
+
+
+def test_conventions_table_reads_the_registry():
+    t = conventions_table().set_index("convention")
+    assert t.index.tolist() == list(CONVENTIONS)
+    assert t.loc["verl", "K = 1"] == "A = R / (1 + 1e-06)"
+    assert t.loc["openrlhf", "clamp"] == "±10" and t.loc["openrlhf", "eps"] == "1e-09"
+    assert t.loc["dr-grpo", "divides by"] == "nothing" and t.loc["dr-grpo", "eps"] == "–"
+    assert t.loc["trl-batch", "divides by"] == "batch std + eps"
+    assert t.loc["rloo", "baseline"] == "mean of the other K-1"
+    assert t.loc["zscore", "std"] == "population (ddof=0)"
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    rewards=st.lists(
+        st.lists(st.floats(-100, 100), min_size=4, max_size=4), min_size=1, max_size=4
+    ),
+    name=st.sampled_from(list(CONVENTIONS)),
+)
+def test_numpy_snippet_computes_the_convention(rewards, name):
+    r = np.asarray(rewards)
+    if np.any(r.std(axis=1) < 1e-3):  # ties: zscore's nan_to_num path, tested below
+        return
+    namespace = {}
+    exec(numpy_snippet(name, r).replace("print(A)", ""), namespace)
+    np.testing.assert_allclose(
+        namespace["A"], group_advantages(r, convention=name), rtol=1e-9, atol=1e-12
+    )
+
+
+def test_numpy_snippet_writes_rewards_exactly_and_refuses_groups_of_one():
+    code = numpy_snippet("zscore", [1.0, 1.0 + 1.2e-7, 0.1])
+    assert "[1, 1.00000012, 0.1]" in code and "K = 3" in code
+    with pytest.raises(ValueError, match="at least 2 answers"):
+        numpy_snippet("trl", [[1.0], [2.0]])
+    with pytest.raises(ValueError, match="unknown convention"):
+        numpy_snippet("ppo", [1.0, 2.0])
+
+
+def test_difficulty_pools():
+    for kind, pool in DIFFICULTY_POOLS.items():
+        p = difficulty_pool(kind, 20_000, np.random.default_rng(0))
+        assert p.shape == (20_000,) and np.all((p >= 0) & (p <= 1))
+        assert p.mean() == pytest.approx(pool.a / (pool.a + pool.b), abs=0.01)  # Beta mean
+    same = difficulty_pool("easy", 5, np.random.default_rng(1))
+    np.testing.assert_array_equal(same, difficulty_pool("easy", 5, np.random.default_rng(1)))
+    with pytest.raises(ValueError, match="kind must be one of"):
+        difficulty_pool("medium", 5, np.random.default_rng(0))
+
+
+def test_dynamic_sampling_signal_fraction_and_groups_without_signal():
+    d = simulate_dynamic_sampling([0.05, 0.5, 0.95], 4, 200, np.random.default_rng(2))
+    assert d.signal_fraction == d.signal_before / 200
+    summary = d.summary()
+    assert summary["without_signal"].tolist() == [200 - d.signal_before, 0, 0]
+    assert (summary["with_signal"] + summary["without_signal"]).tolist()[0] == 200

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from grpo_core.parsing import parse_reward, parse_reward_grid
+from grpo_core.parsing import parse_reward, parse_reward_grid, parse_reward_text
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,45 @@ def test_grid_leaves_out_blanks_and_reports_bad_cells_by_position():
         "Prompt 2, answer 1: 'x' is not a number.",
         "Prompt 2, answer 3: NaN is not a reward; type a number.",
     ]
+
+
+# --- rewards typed on one line --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("1, 0, 1; 0.5, 2", [[1.0, 0.0, 1.0], [0.5, 2.0]]),
+        ("1 0 1", [[1.0, 0.0, 1.0]]),
+        ("1,0,,1 ;", [[1.0, 0.0, 1.0]]),  # empty items and a trailing prompt are skipped
+        ("3\n5", [[3.0], [5.0]]),
+        ("−2, 1e-3", [[-2.0, 1e-3]]),
+        ("", []),
+        (None, []),
+    ],
+)
+def test_reward_text(text, groups):
+    parsed = parse_reward_text(text, max_prompts=8, max_answers=64)
+    assert parsed.groups == groups and parsed.errors == []
+
+
+def test_reward_text_names_what_is_not_a_number_and_keeps_the_rest():
+    parsed = parse_reward_text("1, abc; 2, nan, 3", max_prompts=8, max_answers=64)
+    assert parsed.groups == [[1.0], [2.0, 3.0]]
+    assert [str(e) for e in parsed.errors] == [
+        "Prompt 1, answer 2: 'abc' is not a number.",
+        "Prompt 2, answer 2: NaN is not a reward; type a number.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1; 2; 3", "3 prompts were typed; at most 2"),
+        (", ".join(["1"] * 5), "prompt 1 has 5 rewards; at most 4"),
+        ("1," * 3000, "characters long"),
+    ],
+)
+def test_reward_text_too_much_is_refused_in_plain_words(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_reward_text(text, max_prompts=2, max_answers=4)

@@ -1,0 +1,157 @@
+"""Difficulty bias and Dr. GRPO: what dividing by the std does to right/wrong rewards."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from grpo_core import advantage_trace
+from grpo_core.analysis import (
+    binary_advantages,
+    difficulty_bias_frame,
+    dr_grpo_binary_advantages,
+    explain_difficulty_bias,
+    group_pass_rates,
+    pass_rate_grid,
+    sampled_binary_groups,
+    std_weight,
+)
+from grpo_core.explain import fmt, tex
+from ui import charts, controls, lab, lab_charts, state
+from ui.theme import CHART_CONFIG
+
+CURVE_POINTS = 99  # p = 0.01 .. 0.99
+SAMPLED_RATES = 19  # true pass rates 0.05 .. 0.95
+GROUPS_PER_RATE = 80  # 19 x 80 groups of up to 64 answers stay within a sampler's 100,000
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def curves(k: int, ddof: int):
+    """The closed forms on a grid of pass rates: weight 1/std, and every advantage."""
+    p = pass_rate_grid(CURVE_POINTS)
+    weight = pd.DataFrame({"p": p, "weight": std_weight(p, ddof=ddof, K=k)})
+    return weight, difficulty_bias_frame(p, ddof=ddof, K=k)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def sampled(k: int, ddof: int, seed: int):
+    rng = np.random.default_rng(seed)
+    return sampled_binary_groups(pass_rate_grid(SAMPLED_RATES), k, rng, GROUPS_PER_RATE, ddof=ddof)
+
+
+state.init()
+st.title("Difficulty bias & Dr. GRPO")
+st.markdown(lab.words("difficulty", "intro"))
+
+c1, c2, c3, c4 = st.columns([1, 2, 3, 1], vertical_alignment="bottom")
+k = int(c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="query-params"))
+ddof = c2.segmented_control(
+    "std divides by",
+    [0, 1],
+    format_func=lambda d: "K − 1 (ddof=1, trainers)" if d else "K (ddof=0)",
+    default=0,
+    required=True,
+    key="dif.ddof",
+    bind="query-params",
+)
+right = c3.select_slider(
+    "Right answers in the group",
+    options=list(range(1, k)),
+    value=1,
+    format_func=lambda j: f"{j} of {k}",
+    key="dif.right",
+    bind="query-params",
+)
+seed = int(c4.number_input("Seed", 0, 2**31 - 1, 0, key="dif.seed", bind="query-params"))
+
+p = float(group_pass_rates(k)[right])
+group = [1.0] * right + [0.0] * (k - right)
+trace = advantage_trace(group, convention="zscore", ddof=ddof)
+weight = float(std_weight(p, ddof=ddof, K=k))
+grpo_right, grpo_wrong = binary_advantages(p, ddof=ddof, K=k)
+dr_right, dr_wrong = dr_grpo_binary_advantages(p)
+
+# 1. The group you chose ------------------------------------------------------------------
+st.subheader(f"1 · {right} right answer{'s' * (right > 1)} out of {k}")
+m = st.columns(4)
+m[0].metric("Pass rate p", fmt(p))
+m[1].metric("std of the group", fmt(trace.std[0]))
+m[2].metric("Weight 1 / std", fmt(weight))
+m[3].metric("Dr. GRPO's weight", "1")
+m = st.columns(4)
+m[0].metric("GRPO, right answer", charts.signed(grpo_right))
+m[1].metric("GRPO, wrong answer", charts.signed(grpo_wrong))
+m[2].metric("Dr. GRPO, right answer", charts.signed(dr_right))
+m[3].metric("Dr. GRPO, wrong answer", charts.signed(dr_wrong))
+st.latex(
+    rf"A_{{\text{{right}}}} = \frac{{1 - {tex(p)}}}{{{tex(trace.std[0])}}} = "
+    rf"{tex(grpo_right)}, \qquad "
+    rf"A_{{\text{{wrong}}}} = \frac{{0 - {tex(p)}}}{{{tex(trace.std[0])}}} = {tex(grpo_wrong)}"
+)
+st.caption(
+    f"GRPO's advantages of this group (mean {fmt(trace.mean[0])}, std {fmt(trace.std[0])}, "
+    f"ddof={ddof}, eps 0); Dr. GRPO keeps the numerators, 1 − p and 0 − p."
+)
+
+# 2. The weight against p -----------------------------------------------------------------
+st.subheader("2 · The weight 1/std against the pass rate")
+st.markdown(lab.words("difficulty", "weight"))
+weight_curve, bias = curves(k, ddof)
+samples = sampled(k, ddof, seed)
+st.plotly_chart(
+    lab_charts.weight_figure(weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, k=k),
+    key="dif.weight_chart",
+    config=CHART_CONFIG,
+)
+st.caption(
+    f"Weight 1/std (y) against pass rate p (x): {fmt(float(std_weight(0.5, ddof=ddof, K=k)))} "
+    f"at p = 0.5, {fmt(float(weight_curve['weight'].iloc[0]))} at p = 0.01. Rings: "
+    f"{len(samples.groups)} sampled groups of K = {k} with spread (seed {seed}), each at its "
+    f"own pass rate; your group: diamond, weight {fmt(weight)}. Dotted: Dr. GRPO's weight 1."
+)
+with st.expander("The sampled groups, pass rate by pass rate"):
+    st.dataframe(
+        {
+            "true pass rate": [fmt(x) for x in samples.summary["p"]],
+            "all-equal, sampled": [f"{x:.1%}" for x in samples.summary["zero_spread_fraction"]],
+            "all-equal, p^K + (1−p)^K": [
+                f"{x:.1%}" for x in samples.summary["zero_spread_probability"]
+            ],
+            "mean weight of groups with spread": [
+                lab.number(x, nan="–") for x in samples.summary["mean_weight"]
+            ],
+            "closed form at the true p": [
+                lab.number(x) for x in samples.summary["analytic_weight"]
+            ],
+        },
+        hide_index=True,
+        key="dif.samples",
+    )
+    st.caption(
+        f"{GROUPS_PER_RATE} groups at each true pass rate. Near p = 0 or 1 most groups are "
+        "all-equal and carry no signal; the few with spread have p̂ = 1/K or 1 − 1/K, so their "
+        "weight stays below the closed form at the true p."
+    )
+
+# 3. Advantages against p -----------------------------------------------------------------
+st.subheader("3 · A right and a wrong answer, GRPO vs Dr. GRPO")
+st.markdown(lab.words("difficulty", "advantages"))
+st.plotly_chart(
+    lab_charts.binary_advantages_figure(bias, chosen_p=p),
+    key="dif.advantages_chart",
+    config=CHART_CONFIG,
+)
+st.caption(
+    "Advantage (y) of a right answer (blue, above 0) and a wrong one (vermillion, below 0) "
+    f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {k}), dashed Dr. GRPO. At your "
+    f"p = {fmt(p)} (green line): GRPO {charts.signed(grpo_right)} and "
+    f"{charts.signed(grpo_wrong)}, Dr. GRPO {charts.signed(dr_right)} and "
+    f"{charts.signed(dr_wrong)}."
+)
+
+# 4. Why it matters -----------------------------------------------------------------------
+st.subheader("4 · The bias, in plain words")
+st.markdown("\n".join(f"- {s}" for s in explain_difficulty_bias((p,), ddof=ddof, K=k)))
+st.markdown(lab.words("difficulty", "bias"))
+
+st.markdown("**Share this view**: the link below reproduces K, ddof, the group and the seed.")
+controls.share_link()

@@ -1,0 +1,206 @@
+"""Epsilon lab: what eps does to near ties, all-equal groups, and float32 arithmetic."""
+
+import streamlit as st
+
+from grpo_core import CONVENTIONS, advantage_trace
+from grpo_core.analysis import (
+    LIBRARY_EPS,
+    all_equal_outcomes,
+    eps_grid,
+    eps_regime,
+    eps_steps,
+    eps_sweep_frame,
+    precision_report,
+    regime_bounds,
+)
+from grpo_core.explain import fmt, tex
+from ui import controls, lab, lab_charts, state
+from ui.theme import CHART_CONFIG
+
+NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8
+BIG = "1000000, 1000000.001, 1000000.002, 1000000.003"
+TRL_EPS = CONVENTIONS["trl"].eps
+REGIME_WORDS = {
+    "z-score": "ordinary z-score (std ≫ eps)",
+    "transition": "in between: eps and the std share the denominator",
+    "damped": "damped toward (R − mean) / eps (std ≪ eps)",
+    "no spread": "no spread: every advantage is 0",
+}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def sweep(rewards: tuple[float, ...]):
+    """The group's advantages across the eps grid, its std (ddof=1) and regime bounds."""
+    frame = eps_sweep_frame(rewards, eps_grid(10))
+    std = float(frame["std"].iloc[0])
+    return frame, std, regime_bounds(std) if std > 0 else None
+
+
+def term(x: float) -> str:
+    """A number inside a LaTeX difference: negatives in parentheses."""
+    return f"({tex(x, 6)})" if x < 0 else tex(x, 6)
+
+
+state.init()
+st.title("Epsilon lab")
+st.markdown(lab.words("epsilon", "intro"))
+
+left, right = st.columns([4, 1], vertical_alignment="bottom")
+slider_eps = left.select_slider(
+    "eps (log scale)",
+    options=list(eps_steps()),
+    value=TRL_EPS,
+    format_func=fmt,
+    key="eps.value",
+    help=lab.words("epsilon", "eps_help"),
+    bind="query-params",
+)
+zero = right.checkbox("eps = 0", key="eps.zero", bind="query-params")
+eps = 0.0 if zero else float(slider_eps)
+if zero:
+    st.warning(lab.words("epsilon", "zero_warning"))
+
+# 1. A near tie ---------------------------------------------------------------------------
+st.subheader("1 · A near tie")
+st.markdown(lab.words("epsilon", "near_tie"))
+typed = lab.rewards_input(
+    "Rewards of one group", "eps.group", NEAR_TIE, help="Numbers separated by commas."
+)
+rewards = tuple(typed[0]) if typed else ()
+if len(rewards) < 2:
+    st.info("Type at least two rewards to see how eps changes their advantages.")
+else:
+    frame, std, bounds = sweep(rewards)
+    trace = advantage_trace(rewards, convention="zscore", ddof=1, eps=eps)
+    at_eps = eps_sweep_frame(rewards, [eps])
+    regime = eps_regime(std, eps)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Group std (ddof=1)", fmt(std))
+    m2.metric("Your eps", fmt(eps))
+    m3.metric("Regime at your eps", regime)
+    st.markdown(f"At eps = {fmt(eps)} this group is in the **{REGIME_WORDS[regime]}** regime.")
+    st.plotly_chart(
+        lab_charts.eps_sweep_figure(
+            frame,
+            std=std,
+            bounds=bounds,
+            library_eps=LIBRARY_EPS,
+            chosen=None if zero else at_eps,
+        ),
+        key="eps.chart",
+        config=CHART_CONFIG,
+    )
+    libraries = ", ".join(f"{name} {fmt(value)}" for name, value in LIBRARY_EPS.items())
+    shading = (
+        f"shaded: z-score where eps < {fmt(bounds[0])}, damped where eps > {fmt(bounds[1])}"
+        if bounds
+        else "no shading: the rewards are all equal, so every advantage is 0 at every eps"
+    )
+    st.caption(
+        f"Each answer's advantage (y) against eps from 1e-12 to 1 (x, log scale); answers with "
+        f"equal rewards share a line. Group std {fmt(std)}; {shading}. Dashed lines: the "
+        f"libraries' eps ({libraries}). "
+        + (
+            "eps = 0 lies off the log axis, to the left of 1e-12."
+            if zero
+            else f"Green line and diamonds: your eps {fmt(eps)}."
+        )
+    )
+    st.markdown(lab.words("epsilon", "regimes"))
+    st.markdown(f"**The group at eps = {fmt(eps)}**")
+    st.dataframe(
+        {
+            "answer": at_eps["answer"],
+            "reward": [lab.exact(r) for r in at_eps["reward"]],
+            "R − mean": [lab.number(c) for c in trace.centred],
+            "z-score (eps → 0)": [lab.number(z) for z in at_eps["z_score"]],
+            "advantage at your eps": [lab.number(a) for a in at_eps["advantage"]],
+            "(R − mean) / eps": [lab.number(d) for d in at_eps["damped_limit"]],
+        },
+        hide_index=True,
+        key="eps.table",
+    )
+
+# 2. An all-equal group -------------------------------------------------------------------
+st.subheader("2 · An all-equal group")
+st.markdown(lab.words("epsilon", "all_equal"))
+c1, c2 = st.columns(2)
+value = c1.number_input(
+    "Every answer's reward", -1e6, 1e6, 1.0, format="%g", key="eps.tie", bind="query-params"
+)
+k = c2.number_input("Answers in the group (K)", 2, state.MAX_K, 4, key="eps.k", bind="query-params")
+tie = advantage_trace([float(value)] * int(k), convention="zscore", ddof=1, eps=eps)
+r0, mean, std0 = term(tie.rewards[0]), term(tie.mean[0]), tex(tie.std[0])
+denominator = rf"{std0} + {tex(eps)}"
+if zero:
+    result = r"\frac{0}{0}\ \text{(undefined)}"
+    st.warning(lab.words("epsilon", "zero_over_zero"))
+else:
+    result = f"\\frac{{0}}{{{tex(tie.denominator[0])}}} = {tex(tie.advantages[0])}"
+    st.success(
+        f"Every advantage is exactly {fmt(tie.advantages[0])}: no learning signal from this "
+        "prompt this step."
+    )
+st.latex(
+    rf"A_i = \frac{{R_i - \bar R}}{{\sigma + \varepsilon}}"
+    rf" = \frac{{{r0} - {mean}}}{{{denominator}}} = {result}"
+)
+outcomes = all_equal_outcomes(float(value), int(k))
+st.dataframe(
+    {
+        "convention or setting": outcomes["setting"],
+        "eps": [fmt(e) for e in outcomes["eps"]],
+        "advantage": [lab.number(a, nan="NaN (0/0)") for a in outcomes["advantage"]],
+        "why": outcomes["why"],
+    },
+    hide_index=True,
+    key="eps.tie_table",
+)
+st.caption(
+    f"{int(k)} answers, each scored {fmt(value)}: what every convention and a float32 trainer "
+    "give each answer. " + lab.words("epsilon", "all_equal_try")
+)
+
+# 3. float32 vs float64 -------------------------------------------------------------------
+st.subheader("3 · float32 vs float64")
+st.markdown(lab.words("epsilon", "float32"))
+typed = lab.rewards_input(
+    "Rewards to compute in both precisions", "eps.big", BIG, help="Numbers separated by commas."
+)
+big = typed[0] if typed else []
+if len(big) < 2:
+    st.info("Type at least two rewards to compare float32 with float64.")
+else:
+    try:
+        report = precision_report(big, eps=eps)
+    except ValueError as e:
+        st.warning(f"These rewards cannot be compared: {e}")
+    else:
+        m1, m2, m3 = st.columns(3)
+        m1.metric("float32 spacing at the largest reward", fmt(report.float32_spacing))
+        m2.metric(
+            "Different rewards, float64 → float32",
+            f"{report.distinct_float64} → {report.distinct_float32}",
+        )
+        m3.metric("Relative error of float32", lab.number(report.relative_error))
+        st.markdown(report.summary())
+        table = report.to_frame()
+        st.dataframe(
+            {
+                "answer": table["answer"],
+                "reward": [lab.exact(r) for r in table["reward"]],
+                "as float32 stores it": [lab.exact(r) for r in table["reward_float32"]],
+                "A in float64": [lab.number(a) for a in table["advantage_float64"]],
+                "A in float32": [lab.number(a) for a in table["advantage_float32"]],
+                "float32 − float64": [lab.number(e) for e in table["error"]],
+            },
+            hide_index=True,
+            key="eps.precision_table",
+        )
+        st.caption(
+            f"The same group at eps = {fmt(eps)}, ddof = 1, computed in float64 and, step by "
+            "step as torch does, in float32."
+        )
+
+st.markdown("**Share this view**: the link below reproduces eps and the rewards typed here.")
+controls.share_link()

@@ -1,0 +1,68 @@
+"""What the four lab pages share: their words (content/lab.toml), typed rewards, number cells.
+
+Every number still comes from grpo_core; this module only reads, shows and formats.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+import streamlit as st
+
+from grpo_core.certificates import markdown_safe
+from grpo_core.explain import fmt
+from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
+from ui import state
+
+CONTENT = tomllib.loads((Path(__file__).parents[1] / "content/lab.toml").read_text())
+
+
+def words(page: str, name: str, **numbers) -> str:
+    """A paragraph of content/lab.toml, with its {placeholders} filled."""
+    text = CONTENT[page][name]
+    return text.format(**numbers) if numbers else text
+
+
+def rewards_input(
+    label: str, key: str, default: str, *, help: str, one_prompt: bool = True
+) -> list[list[float]]:
+    """A text box of rewards ("1, 0, 1; 2, 3"), kept in the URL under ``key``.
+
+    Returns the rewards of each typed prompt (items that are not numbers left out).
+    What is wrong is shown as a warning that names the item, and the rest still counts.
+    """
+    typed = st.text_input(
+        label, value=default, key=key, help=help, max_chars=MAX_TEXT_CHARS, bind="query-params"
+    )
+    try:
+        parsed = parse_reward_text(
+            typed,
+            max_prompts=1 if one_prompt else state.MAX_PROMPTS,
+            max_answers=state.MAX_K,
+        )
+    except ValueError as e:
+        st.warning(f"{label}: {e}. Shorten the list to use it.")
+        return []
+    for error in parsed.errors:
+        where = f"reward {error.answer}"
+        if not one_prompt:
+            where = f"prompt {error.prompt}, {where}"
+        message = markdown_safe(error.message)  # it quotes what was typed
+        st.warning(f"{label} · {where}: {message}. It is left out until it is fixed.")
+    return parsed.groups
+
+
+def number(x: float, *, nan: str = "NaN") -> str:
+    """A table cell: 4 significant digits, a real minus sign, ``nan`` for NaN."""
+    if math.isnan(x):
+        return nan
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    return "−" + fmt(-x) if x < 0 else fmt(x)
+
+
+def exact(x: float) -> str:
+    """A reward as typed, to 12 significant digits (1000000.001 stays readable)."""
+    return f"{x:.12g}"
