@@ -140,9 +140,15 @@ answer = min(answer or 0, len(members) - 1)
 
 step = st.session_state["wt.step"]
 prev, where, after = st.columns([1, 4, 1], vertical_alignment="center")
-prev.button("← Previous", key="wt.prev", on_click=go_to, args=(step - 1,), disabled=step == 1)
+prev.button(
+    "← Previous", key="wt.prev", on_click=go_to, args=(step - 1,), disabled=step == 1,
+    shortcut="Left", help="Left arrow key",
+)  # fmt: skip
 where.progress(step / len(STEPS), text=f"Step {step} of {len(STEPS)}: {STEPS[step - 1]['title']}")
-after.button("Next →", key="wt.next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS))
+after.button(
+    "Next →", key="wt.next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS),
+    shortcut="Right", help="Right arrow key", type="primary",
+)  # fmt: skip
 
 conv = trace.convention
 centred = rewards - trace.mean[g]

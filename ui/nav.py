@@ -9,6 +9,8 @@ that page would then run without app.py's navigation, layout and theme.
 
 import streamlit as st
 
+from ui import present
+
 _navigated = False
 """Set once app.py has built the navigation in this server process."""
 
@@ -59,10 +61,16 @@ def pages() -> dict[str, list]:
 
 
 def run_app() -> None:
-    """Build the navigation and run the page the URL asks for (called by app.py)."""
+    """Build the navigation and run the page the URL asks for (called by app.py).
+
+    In presentation mode the navigation is a slim bar at the top instead of the sidebar.
+    """
     global _navigated
     _navigated = True
-    st.navigation(pages()).run()
+    present.read_link()
+    page = st.navigation(pages(), position="top" if present.active() else "sidebar")
+    present.controls()
+    page.run()
 
 
 def ensure_app_navigation() -> None:

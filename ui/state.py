@@ -31,6 +31,8 @@ DEFAULT_GRID = [
     ["1", "0", "1", "1", "0", "0", "1", "0"],
     ["0.9", "0.2", "0.5", "0.7", "0.1", "0.4", "0.8", "0.3"],
 ]
+LINK_PARAMS = ("r", "c", "ddof", "eps", "scale", "clip")
+"""The URL parameters _read_link reads and checks itself (with a message)."""
 SETTING_DEFAULTS = {
     "settings.convention": "trl",
     "settings.custom": False,
@@ -69,6 +71,7 @@ def init() -> None:
     """Every page starts here: route through app.py, set missing shared keys, and
     apply the URL once per session."""
     nav.ensure_app_navigation()
+    drop_non_finite_numbers(st.query_params)
     for key, value in SETTING_DEFAULTS.items():
         st.session_state.setdefault(key, value)
     st.session_state.setdefault("rewards_grid", [list(row) for row in DEFAULT_GRID])
@@ -78,6 +81,22 @@ def init() -> None:
         problems = _read_link(st.query_params)
         if problems:
             st.session_state["link_problems"] = problems
+
+
+def drop_non_finite_numbers(query) -> None:
+    """Drop URL parameters (other than the ones _read_link checks) whose value is an
+    infinite or NaN number ("inf", "nan", "1e999"). Streamlit seeds an int number_input
+    bound to the URL with int(float(value)), which raises on those instead of falling
+    back to the default; no widget of this app takes a non-finite number."""
+    for key in list(query):
+        if key in LINK_PARAMS:
+            continue
+        try:
+            number = float(query.get(key))
+        except (TypeError, ValueError, OverflowError):
+            continue
+        if not math.isfinite(number):
+            del query[key]
 
 
 def link_problems() -> list[str]:
@@ -146,8 +165,11 @@ def write_link() -> None:
         params.update(ddof=str(s.ddof), eps=format_number(s.eps), scale=s.scale)
         if s.clip is not None:
             params["clip"] = format_number(s.clip)
-    if dict(st.query_params) != params:
-        st.query_params.from_dict(params)
+    for key in ("r", "c", "ddof", "eps", "scale", "clip"):  # leave other pages' keys alone
+        if key in params and st.query_params.get(key) != params[key]:
+            st.query_params[key] = params[key]
+        elif key not in params and key in st.query_params:
+            del st.query_params[key]
 
 
 def _read_link(query) -> list[str]:

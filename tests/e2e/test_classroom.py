@@ -1,0 +1,45 @@
+"""Classroom use in a real browser: presentation mode and stepping with the keyboard."""
+
+import pytest
+
+from tests.e2e.conftest import assert_healthy, chart_marks, open_path, settle, shot
+
+pytestmark = pytest.mark.e2e
+
+
+def root_font_px(page) -> float:
+    return float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2])
+
+
+def test_presentation_mode_from_a_link_and_arrow_keys(app_url, page):
+    open_path(page, app_url, "/walkthrough?present=1")
+    assert_healthy(page)
+    assert root_font_px(page) >= 20
+    assert not page.locator('[data-testid="stSidebar"]').is_visible()
+    page.keyboard.press("ArrowRight")
+    page.get_by_text("Step 2 of 6").wait_for()
+    page.keyboard.press("ArrowRight")
+    page.get_by_text("Step 3 of 6").wait_for()
+    page.keyboard.press("ArrowLeft")
+    page.get_by_text("Step 2 of 6").wait_for()
+    settle(page)
+    assert chart_marks(page) > 0
+    shot(page, "present_walkthrough")
+
+    page.get_by_role("button", name="Exit presentation mode").click()
+    page.locator('[data-testid="stSidebar"]').wait_for(state="visible")
+    settle(page)
+    assert root_font_px(page) < 20
+    assert "present=1" not in page.url
+
+
+def test_presentation_mode_from_the_sidebar(app_url, page):
+    open_path(page, app_url, "/playground")
+    page.locator('[data-testid="stSidebar"]').get_by_role(
+        "button", name="Presentation mode"
+    ).click()
+    page.get_by_role("button", name="Exit presentation mode").wait_for()
+    settle(page)
+    assert "present=1" in page.url
+    assert chart_marks(page) > 0
+    shot(page, "present_playground")
