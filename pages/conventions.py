@@ -12,7 +12,7 @@ from grpo_core.analysis import (
     scaling_comparison,
 )
 from grpo_core.certificates import markdown_safe
-from ui import controls, lab, lab_charts, state
+from ui import controls, lab, lab_charts, narrate, state
 from ui.theme import CHART_CONFIG
 
 TYPED = "1, 0, 1, 1; 0.9, 0.2, 0.5, 0.7"
@@ -66,6 +66,7 @@ def usable(groups: list[list[float]]) -> tuple[dict[int, tuple[float, ...]], lis
 state.init()
 st.title("Library conventions")
 st.markdown(lab.words("conventions", "intro"))
+narrate.listen(lab.words("conventions", "intro"))
 
 # 1. Rewards ------------------------------------------------------------------------------
 source = st.segmented_control(

@@ -28,7 +28,7 @@ from grpo_core.baselines import (
     toy_values,
 )
 from grpo_core.explain import fmt
-from ui import charts, controls, critic_views, state
+from ui import charts, controls, critic_views, narrate, state
 from ui.theme import CHART_CONFIG
 
 DEFAULT_LENGTHS = [12, 20, 8, 30, 16, 24]
@@ -60,6 +60,7 @@ if "cr.base" not in st.session_state:
 
 st.title("PPO critic vs GRPO")
 st.markdown(critic_views.section("intro"))
+narrate.listen(critic_views.section("intro"))
 if problem := st.session_state.pop("cr.link_problem", None):
     st.warning(f"The responses in this link could not be used: {problem} Showing the default.")
 

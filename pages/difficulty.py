@@ -16,7 +16,7 @@ from grpo_core.analysis import (
     std_weight,
 )
 from grpo_core.explain import fmt, tex
-from ui import charts, controls, lab, lab_charts, state
+from ui import charts, controls, lab, lab_charts, narrate, state
 from ui.theme import CHART_CONFIG
 
 CURVE_POINTS = 99  # p = 0.01 .. 0.99
@@ -41,6 +41,7 @@ def sampled(k: int, ddof: int, seed: int):
 state.init()
 st.title("Difficulty bias & Dr. GRPO")
 st.markdown(lab.words("difficulty", "intro"))
+narrate.listen(lab.words("difficulty", "intro"))
 
 c1, c2, c3, c4 = st.columns([1, 2, 3, 1], vertical_alignment="bottom")
 k = int(c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="query-params"))

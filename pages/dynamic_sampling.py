@@ -13,7 +13,7 @@ from grpo_core.analysis import (
     zero_spread_probability,
 )
 from grpo_core.explain import fmt, tex
-from ui import controls, lab, lab_charts, state
+from ui import controls, lab, lab_charts, narrate, state
 from ui.theme import CHART_CONFIG
 
 REFERENCE_K = (2, 4, 8, 16, 32, 64)
@@ -33,6 +33,7 @@ def simulate(kind: str, k: int, batch: int, seed: int):
 state.init()
 st.title("Zero-spread groups & DAPO")
 st.markdown(lab.words("dynamic_sampling", "intro"))
+narrate.listen(lab.words("dynamic_sampling", "intro"))
 
 # 1. How often a group is all-equal -------------------------------------------------------
 st.subheader("1 · How often all K answers agree")

@@ -14,7 +14,7 @@ from grpo_core.analysis import (
     regime_bounds,
 )
 from grpo_core.explain import fmt, tex
-from ui import controls, lab, lab_charts, state
+from ui import controls, lab, lab_charts, narrate, state
 from ui.theme import CHART_CONFIG
 
 NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8
@@ -44,6 +44,7 @@ def term(x: float) -> str:
 state.init()
 st.title("Epsilon lab")
 st.markdown(lab.words("epsilon", "intro"))
+narrate.listen(lab.words("epsilon", "intro"))
 
 left, right = st.columns([4, 1], vertical_alignment="bottom")
 slider_eps = left.select_slider(

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, learn, state
+from ui import controls, learn, narrate, state
 
 ALL = "all"
 
@@ -44,6 +44,8 @@ with left:
         st.markdown("**Contents**")
         learn.contents([(s.title, s.anchor) for s in doc.sections])
 
+spoken = doc.sections if shown == ALL else [doc.sections[anchors.index(shown)]]
+narrate.listen("\n\n".join(f"{item.title}. {item.body}" for item in spoken))
 if shown == ALL:
     for item in doc.sections:
         learn.section(item)

@@ -1,30 +1,21 @@
 """Home: what GRPO's advantage is, in three sentences, and where to start."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from grpo_core import group_advantages
 from grpo_core.explain import fmt
-from ui import charts, state
+from ui import charts, narrate, state
 from ui.theme import CHART_CONFIG
 
 EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]
 
 state.init()
 st.title("GRPO advantage lab")
-st.markdown(
-    "GRPO trains a language model by sampling **K answers to the same prompt**, grading "
-    "each one, and scoring every answer against its own group. An answer's advantage is "
-    "how far its reward sits above or below the group's mean, measured in the group's "
-    "standard deviations:"
-)
-st.latex(
-    r"A_i = \frac{R_i - \operatorname{mean}(R_1, \dots, R_K)}"
-    r"{\operatorname{std}(R_1, \dots, R_K) + \varepsilon}"
-)
-st.markdown(
-    "The group mean replaces PPO's learned critic as the baseline, so no second network "
-    "is trained; every token of an answer is then pushed up or down by its advantage."
-)
+INTRO = (Path(__file__).parents[1] / "content" / "home.md").read_text()
+st.markdown(INTRO)
+narrate.listen(INTRO)
 
 advantages = group_advantages(EXAMPLE, convention="trl")
 left, right = st.columns([2, 3])

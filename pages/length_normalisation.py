@@ -11,7 +11,7 @@ from grpo_core.lengthnorm import (
     token_count,
     token_strip,
 )
-from ui import charts, controls, learn, state
+from ui import charts, controls, learn, narrate, state
 from ui.theme import CHART_CONFIG, INK, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE, TEMPLATE
 
 EXAMPLE = "your-own-two-answers"
@@ -280,6 +280,7 @@ anchors = [item.anchor for item in doc.sections]
 after = AFTER if AFTER in anchors else anchors[-1]  # if the prose is reorganised
 st.title(doc.title)
 st.markdown(doc.intro)
+narrate.listen("\n\n".join([doc.intro, *(f"{i.title}. {i.body}" for i in doc.sections)]))
 entries = []
 for item in doc.sections:
     entries.append((item.title, item.anchor))

@@ -15,7 +15,7 @@ from grpo_core.simulate import (
     step_curves,
     summary_sentences,
 )
-from ui import controls, critic_views, state
+from ui import controls, critic_views, narrate, state
 from ui.critic_views import SHORT_LABELS
 from ui.theme import CHART_CONFIG
 
@@ -55,6 +55,7 @@ def critic_chart(config: SimConfig):
 state.init()
 st.title("Training simulator")
 st.markdown(critic_views.section("simulator"))
+narrate.listen(critic_views.section("simulator"))
 
 # 1. Settings -----------------------------------------------------------------------------
 st.subheader("1 · Settings")

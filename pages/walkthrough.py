@@ -9,7 +9,7 @@ import streamlit as st
 from grpo_core import advantage_trace
 from grpo_core.explain import advantage_latex, describe_group, fmt, mean_latex, std_latex, tex
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
-from ui import charts, controls, state
+from ui import charts, controls, narrate, state
 from ui.theme import CHART_CONFIG
 
 STEPS = tomllib.loads((Path(__file__).parents[1] / "content/walkthrough.toml").read_text())["step"]
@@ -156,17 +156,17 @@ advantages = trace.advantages.ravel()[members]
 words = STEPS[step - 1]
 text = words["text_no_scale"] if step == 5 and conv.scale == "none" else words["text"]
 st.subheader(f"{step} · {words['title']}")
-st.markdown(
-    text.format(
-        k=len(members),
-        prompt=labels[g],
-        eps=fmt(conv.eps),
-        convention=conv.name,
-        ddof_words="K − 1 (sample std, ddof=1, as torch.std)"
-        if conv.ddof
-        else "K (population std, ddof=0)",
-    )
+explanation = text.format(
+    k=len(members),
+    prompt=labels[g],
+    eps=fmt(conv.eps),
+    convention=conv.name,
+    ddof_words="K − 1 (sample std, ddof=1, as torch.std)"
+    if conv.ddof
+    else "K (population std, ddof=0)",
 )
+st.markdown(explanation)
+narrate.listen(f"Step {step}: {words['title']}. {explanation}")
 
 mean, std = trace.mean[g], trace.std[g]
 if step == 1:

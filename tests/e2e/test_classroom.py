@@ -43,3 +43,17 @@ def test_presentation_mode_from_the_sidebar(app_url, page):
     assert "present=1" in page.url
     assert chart_marks(page) > 0
     shot(page, "present_playground")
+
+
+@pytest.mark.parametrize("path", ["/guide", "/walkthrough", "/epsilon", "/home"])
+def test_listen_control_is_there_and_honest_without_voices(app_url, page, path):
+    open_path(page, app_url, path)
+    frame = page.frame_locator("iframe").first
+    frame.get_by_role("button", name="Listen: read this page aloud").wait_for()
+    page.wait_for_timeout(2000)
+    has_voices = page.evaluate("speechSynthesis.getVoices().length") > 0
+    status = frame.locator("#status").inner_text()
+    if not has_voices:  # headless Chromium here has none: the control must say so
+        assert "no speech voices" in status
+        assert frame.get_by_role("button", name="Listen: read this page aloud").is_disabled()
+    assert_healthy(page)
