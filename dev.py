@@ -2,7 +2,7 @@
 """Set up and run the project with nothing but Python 3.11.
 
 python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
-python3 dev.py test    # create .venv, install test tools and Chromium, run every test
+python3 dev.py test    # create .venv, install test tools, Chromium and nginx, run every test
 python3 dev.py bench   # run the benchmarks under bench/
 """
 
@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
 CHROMIUM = "/usr/bin/chromium"
+NGINX = "/usr/sbin/nginx"
+POLICY_RC = Path("/usr/sbin/policy-rc.d")
 
 
 def ensure_venv(requirements: str) -> None:
@@ -54,6 +56,38 @@ def ensure_chromium() -> None:
     )
 
 
+def ensure_nginx() -> None:
+    """Install Debian's nginx for the proxy test (tests/deploy) when missing and allowed.
+
+    Only the binary is wanted: deploy/run.py runs nginx with its own config on
+    loopback. A temporary policy-rc.d stops the package from starting the system
+    service. In CI (CI=true) a missing nginx that cannot be installed is an error.
+    """
+    if Path(NGINX).exists():
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("installing Debian's nginx for the proxy test", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        own_policy = not POLICY_RC.exists()
+        if own_policy:  # exit 101: "do not start services" during this install
+            POLICY_RC.write_text("#!/bin/sh\nexit 101\n")
+            POLICY_RC.chmod(0o755)
+        try:
+            subprocess.check_call(["apt-get", "update", "-qq"], env=env)
+            subprocess.check_call(["apt-get", "install", "-y", "-qq", "nginx"], env=env)
+        finally:
+            if own_policy:
+                POLICY_RC.unlink(missing_ok=True)
+        return
+    message = (
+        f"{NGINX} is missing and this user cannot apt-get install it; the proxy test "
+        "(tests/deploy) will be skipped (install Debian's 'nginx' to run it)."
+    )
+    if os.environ.get("CI"):
+        raise SystemExit(f"error: {message.replace('will be skipped', 'cannot run')}")
+    print(f"note: {message}", flush=True)
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
     os.chdir(ROOT)
@@ -63,6 +97,7 @@ def main(argv: list[str]) -> int:
     if command == "test":
         ensure_venv("requirements-dev.txt")
         ensure_chromium()
+        ensure_nginx()
         return subprocess.call([str(PY), "-m", "pytest", "-n", "2", *argv[1:]])
     if command == "bench":
         ensure_venv("requirements-dev.txt")

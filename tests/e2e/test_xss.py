@@ -1,0 +1,88 @@
+"""No user text is ever run as HTML or script: type markup into every text field of
+every page (and into the URL), and check that nothing ran and no element was injected."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from tests.app.conftest import PAGES as PAGE_FILES
+from tests.e2e.conftest import assert_healthy, edit_cell, open_path, settle, shot
+from ui.nav import PAGES
+
+pytestmark = pytest.mark.e2e
+
+PAYLOADS = [
+    '<img src=x id=xss-img onerror="window.__xss=(window.__xss||0)+1">',
+    "<script>window.__xss=(window.__xss||0)+1</script>",
+    '"><svg id=xss-svg onload="window.__xss=(window.__xss||0)+1">',
+    "[link](javascript:window.__xss=1) <a id=xss-a href=javascript:alert(1)>a</a>",
+]
+
+
+def url_path(page_file: str) -> str:
+    name = page_file.removeprefix("pages/").removesuffix(".py")
+    return next(url for entries in PAGES.values() for file, *_, url in entries if file == name)
+
+
+def watch(page) -> list:
+    """Collect any alert/confirm dialog the page opens."""
+    dialogs = []
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    return dialogs
+
+
+def assert_nothing_ran(page, dialogs, where: str) -> None:
+    ran = page.evaluate("() => window.__xss || 0")
+    injected = page.locator("#xss-img, #xss-svg, #xss-a, img[src='x']").count()
+    js_links = page.locator("[data-testid='stMain'] a[href^='javascript:']").count()
+    assert (ran, injected, js_links, dialogs) == (0, 0, 0, []), where
+
+
+@pytest.mark.parametrize("page_file", PAGE_FILES)
+def test_script_typed_into_every_text_field_never_runs(app_url, page, page_file):
+    dialogs = watch(page)
+    path = "/" + url_path(page_file)
+    open_path(page, app_url, path)
+    fields = page.locator(
+        "[data-testid='stMain'] input[type='text']:visible:enabled, "
+        "[data-testid='stMain'] textarea:visible:enabled"
+    )
+    for i in range(min(fields.count(), 6)):
+        field = fields.nth(i)
+        payload = PAYLOADS[i % len(PAYLOADS)]
+        field.fill(payload[: int(field.get_attribute("maxlength") or 10_000)])
+        field.press("Enter" if field.evaluate("e => e.tagName") == "INPUT" else "Control+Enter")
+        settle(page, 300)
+        if page.locator("[data-testid='stMain'] button:has-text('Check'):enabled").count():
+            page.locator("[data-testid='stMain'] button:has-text('Check'):enabled").first.click()
+            settle(page, 300)
+        fields = page.locator(
+            "[data-testid='stMain'] input[type='text']:visible:enabled, "
+            "[data-testid='stMain'] textarea:visible:enabled"
+        )
+    settle(page, 300)
+    assert_healthy(page)
+    assert_nothing_ran(page, dialogs, path)
+
+
+def test_markup_in_links_and_the_rewards_grid_is_text(app_url, page):
+    dialogs = watch(page)
+    payload = quote(PAYLOADS[0])
+    for path in (f"/verify?id={payload}", f"/playground?c={payload}&eps={payload}"):
+        open_path(page, app_url, path)
+        assert_healthy(page)
+        assert_nothing_ran(page, dialogs, path)
+    open_path(page, app_url, "/playground")
+    edit_cell(page, column=0, row=0, text=PAYLOADS[1][:40])
+    assert_healthy(page)
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "<script>" in alerts, "the bad cell must be named, as text"
+    assert_nothing_ran(page, dialogs, "playground grid")
+    shot(page, "xss_playground_grid")
