@@ -28,7 +28,8 @@ def cached_figure(builder):
     opening the same link asks for the same figures again and again. The cache
     keys on the exact bytes of the values and on the other arguments, holds at
     most 512 figures (a few MB), and stores the validated figure as a dict; callers
-    get a fresh ``go.Figure`` built from a copy of it (no second validation).
+    get a fresh ``go.Figure`` built from a copy of it (no second validation); its arrays
+    are in plotly's typed-array form ({"dtype", "bdata"}), exactly as they go to the browser.
     """
     cache = functools.lru_cache(maxsize=512)(
         lambda values, shape, args, kwargs: builder(

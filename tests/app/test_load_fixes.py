@@ -34,4 +34,4 @@ def test_a_page_changing_its_figure_does_not_change_the_cache():
 def test_distinct_values_get_distinct_figures():
     a = charts.advantages_figure(np.array([0.0, 1.0]), title="A")
     c = charts.advantages_figure(np.array([0.0, 2.0]), title="A")
-    assert list(a.data[0].y) != list(c.data[0].y)
+    assert a.to_dict()["data"][0]["y"] != c.to_dict()["data"][0]["y"]
