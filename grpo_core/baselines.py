@@ -424,10 +424,25 @@ def _as_unit(x, name: str) -> float:
     return x
 
 
+MAX_PARAMS_BILLION = 100_000.0
+"""The largest model the calculator takes: 100 trillion parameters."""
+
+
+def _as_lists(lengths, outcome) -> tuple[list, list]:
+    """Both as lists; ValueError (not TypeError) for a single number or other non-lists."""
+    try:
+        return list(lengths), list(outcome)
+    except TypeError:
+        raise ValueError("lengths and rewards must be lists, one entry per response.") from None
+
+
 def _as_billions(x, name: str) -> float:
     x = _as_finite_scalar(x, name)
-    if x <= 0:
-        raise ValueError(f"{name} must be a positive number of billions of parameters, got {x!r}.")
+    if not 0 < x <= MAX_PARAMS_BILLION:
+        raise ValueError(
+            f"{name} must be a positive number of billions of parameters, at most "
+            f"{MAX_PARAMS_BILLION:,.0f}; got {x!r}."
+        )
     return x
 
 
@@ -462,8 +477,7 @@ def response_group(lengths, outcome, *, max_tokens: int = MAX_TOKENS, max_respon
     same length 2 <= K <= max_responses (a group needs someone to compare with). Raises
     ValueError naming the first bad response in plain words.
     """
-    lengths = list(lengths)
-    outcome = list(outcome)
+    lengths, outcome = _as_lists(lengths, outcome)
     if len(lengths) != len(outcome):
         raise ValueError(
             f"every response needs a length and a reward: got {len(lengths)} lengths "
@@ -639,7 +653,11 @@ def rollout_compute(
 
 
 def encode_group(lengths, outcome) -> str:
-    """One prompt's responses for a URL: ``12:1_20:0_8:0.5`` (length:reward per response)."""
+    """One prompt's responses for a URL: ``12:1_20:0_8:0.5`` (length:reward per response).
+
+    The group is validated as ``response_group`` does (ValueError in plain words).
+    """
+    lengths, outcome = response_group(lengths, outcome)
     return "_".join(f"{int(n)}:{float(r):.6g}" for n, r in zip(lengths, outcome, strict=True))
 
 

@@ -12,8 +12,7 @@ from grpo_core.analysis import (
     scaling_comparison,
 )
 from grpo_core.certificates import markdown_safe
-from ui import controls, lab, lab_charts, narrate, state
-from ui.theme import CHART_CONFIG
+from ui import charts, controls, lab, lab_charts, narrate, state
 
 TYPED = "1, 0, 1, 1; 0.9, 0.2, 0.5, 0.7"
 PROMPT_A, PROMPT_B = "0, 1, 0, 1", "0, 100, 50, 100"
@@ -121,10 +120,8 @@ else:
             st.markdown(
                 "\n".join(f"- **{name}**: {why}" for name, why in comparison.refusals.items())
             )
-    st.plotly_chart(
-        lab_charts.conventions_figure(comparison.long(), comparison.refusals),
-        key="conv.chart",
-        config=CHART_CONFIG,
+    charts.show(
+        lab_charts.conventions_figure(comparison.long(), comparison.refusals), key="conv.chart"
     )
     st.caption(
         f"One group of bars per answer (P = prompt, # = answer), one bar per convention "
@@ -167,11 +164,7 @@ if len(pair) < 2:
     st.info("Give each prompt at least two rewards to compare the three scalings.")
 else:
     scaling = scale(pair)
-    st.plotly_chart(
-        lab_charts.scaling_figure(scaling.frame, SCALING_PANELS),
-        key="conv.scaling_chart",
-        config=CHART_CONFIG,
-    )
+    charts.show(lab_charts.scaling_figure(scaling.frame, SCALING_PANELS), key="conv.scaling_chart")
     mean_abs = scaling.mean_abs
     n = {
         f"{mode}_{x}": lab.number(mean_abs[mode][p])

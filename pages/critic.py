@@ -29,7 +29,6 @@ from grpo_core.baselines import (
 )
 from grpo_core.explain import fmt
 from ui import charts, controls, critic_views, narrate, state
-from ui.theme import CHART_CONFIG
 
 DEFAULT_LENGTHS = [12, 20, 8, 30, 16, 24]
 DEFAULT_REWARDS = [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
@@ -195,7 +194,7 @@ st.subheader("2 · Per-token advantages")
 st.markdown(critic_views.section("heatmaps"))
 # One under the other, on one colour scale and token axis: wide enough for a sign per cell.
 for key, figure in zip(("perfect", "yours", "grpo"), view["figures"], strict=True):
-    st.plotly_chart(figure, key=f"cr.heat_{key}", config=CHART_CONFIG)
+    charts.show(figure, key=f"cr.heat_{key}")
 kl_words = f", KL penalty β = {fmt(kl_coef)} on toy KL of mean {fmt(KL_MEAN)}" if use_kl else ""
 st.caption(
     f"Three heatmaps of per-token advantages for {len(lengths)} responses "
@@ -224,11 +223,7 @@ pick = st.selectbox(
 )  # fmt: skip
 pick = min(int(pick or 0), len(rows) - 1)
 n = int(lengths[pick])
-st.plotly_chart(
-    lines_chart(args, pick),
-    key="cr.lines",
-    config=CHART_CONFIG,
-)
+charts.show(lines_chart(args, pick), key="cr.lines")
 st.caption(
     f"Response {pick + 1} ({n} tokens, reward {fmt(outcome[pick])}): PPO with a perfect critic "
     f"gives its tokens {fmt(perfect[pick, 0])} first and {fmt(perfect[pick, n - 1])} last; "
@@ -271,7 +266,7 @@ def memory_view(size, precision, optimizer, with_ref, with_rm):
 
 memory, figure, table = memory_view(size, precision, optimizer, bool(with_ref), bool(with_rm))
 left, right = st.columns([3, 2])
-left.plotly_chart(figure, key="cr.memory_chart", config=CHART_CONFIG)
+charts.show(figure, key="cr.memory_chart", container=left)
 left.caption(
     f"Stacked bars of GB per model. With the critic: {memory.with_critic_gb:,.1f} GB; "
     f"without it (GRPO): {memory.without_critic_gb:,.1f} GB. The value model adds "
@@ -308,7 +303,7 @@ def compute_view(size, prompts, mean_length):
 
 
 compute, figure = compute_view(size, int(prompts), int(mean_length))
-st.plotly_chart(figure, key="cr.compute_chart", config=CHART_CONFIG)
+charts.show(figure, key="cr.compute_chart")
 st.caption(
     "Stacked bars of TFLOP per step (generation, policy update, critic) for "
     f"{int(prompts)} prompts of {int(mean_length)} tokens. PPO with one sample and a critic: "

@@ -17,7 +17,6 @@ from grpo_core.analysis import (
 )
 from grpo_core.explain import fmt, tex
 from ui import charts, controls, lab, lab_charts, narrate, state
-from ui.theme import CHART_CONFIG
 
 CURVE_POINTS = 99  # p = 0.01 .. 0.99
 SAMPLED_RATES = 19  # true pass rates 0.05 .. 0.95
@@ -98,10 +97,9 @@ st.subheader("2 · The weight 1/std against the pass rate")
 st.markdown(lab.words("difficulty", "weight"))
 weight_curve, bias = curves(k, ddof)
 samples = sampled(k, ddof, seed)
-st.plotly_chart(
+charts.show(
     lab_charts.weight_figure(weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, k=k),
     key="dif.weight_chart",
-    config=CHART_CONFIG,
 )
 st.caption(
     f"Weight 1/std (y) against pass rate p (x): {fmt(float(std_weight(0.5, ddof=ddof, K=k)))} "
@@ -136,11 +134,7 @@ with st.expander("The sampled groups, pass rate by pass rate"):
 # 3. Advantages against p -----------------------------------------------------------------
 st.subheader("3 · A right and a wrong answer, GRPO vs Dr. GRPO")
 st.markdown(lab.words("difficulty", "advantages"))
-st.plotly_chart(
-    lab_charts.binary_advantages_figure(bias, chosen_p=p),
-    key="dif.advantages_chart",
-    config=CHART_CONFIG,
-)
+charts.show(lab_charts.binary_advantages_figure(bias, chosen_p=p), key="dif.advantages_chart")
 st.caption(
     "Advantage (y) of a right answer (blue, above 0) and a wrong one (vermillion, below 0) "
     f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {k}), dashed Dr. GRPO. At your "

@@ -13,8 +13,7 @@ from grpo_core.analysis import (
     zero_spread_probability,
 )
 from grpo_core.explain import fmt, tex
-from ui import controls, lab, lab_charts, narrate, state
-from ui.theme import CHART_CONFIG
+from ui import charts, controls, lab, lab_charts, narrate, state
 
 REFERENCE_K = (2, 4, 8, 16, 32, 64)
 K_AXIS = np.arange(1, state.MAX_K + 1)
@@ -52,12 +51,12 @@ st.markdown(
 shown_k = sorted({*REFERENCE_K, k})
 by_p = {f"K = {n}": zero_spread_probability(P_AXIS, n) for n in shown_k}
 left, right = st.columns(2)
-left.plotly_chart(
+charts.show(
     lab_charts.zero_spread_figure(
         P_AXIS, by_p, x_title="pass rate p", title="Against p", highlight=f"K = {k}"
     ),
     key="dyn.by_p",
-    config=CHART_CONFIG,
+    container=left,
 )
 left.caption(
     f"P(all answers equal) against pass rate p for K = {', '.join(map(str, shown_k))} "
@@ -65,12 +64,12 @@ left.caption(
     f"({float(zero_spread_probability(0.5, k)):.2%} for K = {k})."
 )
 by_k = {f"p = {fmt(q)}": zero_spread_probability(q, K_AXIS) for q in dict.fromkeys((p, 0.5))}
-right.plotly_chart(
+charts.show(
     lab_charts.zero_spread_figure(
         K_AXIS, by_k, x_title="answers per prompt K", title="Against K", highlight=f"p = {fmt(p)}"
     ),
     key="dyn.by_k",
-    config=CHART_CONFIG,
+    container=right,
 )
 right.caption(
     f"P(all answers equal) against K from 1 to {state.MAX_K}, at p = {fmt(p)} (thick) and "
@@ -121,19 +120,19 @@ if sim.after_resample < sim.batch_size:
         "DAPO would keep sampling; a trainer caps the rounds, as here."
     )
 left, right = st.columns(2)
-left.plotly_chart(lab_charts.stages_figure(stages), key="dyn.stages", config=CHART_CONFIG)
+charts.show(lab_charts.stages_figure(stages), key="dyn.stages", container=left)
 left.caption(
     f"Groups in the batch before filtering ({sim.batch_size}, of which {sim.signal_before} "
     f"with signal), after dropping the all-equal ones ({sim.after_filter}) and after "
     f"resampling ({sim.after_resample}, all with signal, {sim.resample_rounds} extra batch(es))."
 )
-right.plotly_chart(
+charts.show(
     lab_charts.pass_rates_figure(
         pd.DataFrame({"p": sim.batch_pass_rates, "signal": sim.batch_signal}),
         sim.final_pass_rates,
     ),
     key="dyn.pass_rates",
-    config=CHART_CONFIG,
+    container=right,
 )
 right.caption(
     "Histograms of the prompts' pass rates: the first batch (blue: groups with signal; grey, "

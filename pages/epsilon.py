@@ -14,8 +14,7 @@ from grpo_core.analysis import (
     regime_bounds,
 )
 from grpo_core.explain import fmt, tex
-from ui import controls, lab, lab_charts, narrate, state
-from ui.theme import CHART_CONFIG
+from ui import charts, controls, lab, lab_charts, narrate, state
 
 NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8
 BIG = "1000000, 1000000.001, 1000000.002, 1000000.003"
@@ -80,7 +79,7 @@ else:
     m2.metric("Your eps", fmt(eps))
     m3.metric("Regime at your eps", regime)
     st.markdown(f"At eps = {fmt(eps)} this group is in the **{REGIME_WORDS[regime]}** regime.")
-    st.plotly_chart(
+    charts.show(
         lab_charts.eps_sweep_figure(
             frame,
             std=std,
@@ -89,7 +88,6 @@ else:
             chosen=None if zero else at_eps,
         ),
         key="eps.chart",
-        config=CHART_CONFIG,
     )
     libraries = ", ".join(f"{name} {fmt(value)}" for name, value in LIBRARY_EPS.items())
     shading = (

@@ -7,7 +7,6 @@ import streamlit as st
 from grpo_core import group_advantages
 from grpo_core.explain import fmt
 from ui import charts, narrate, state
-from ui.theme import CHART_CONFIG
 
 EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]
 
@@ -32,10 +31,9 @@ with left:
     )
     st.page_link("pages/playground.py", label="Try your own rewards", icon=":material/science:")
 with right:
-    st.plotly_chart(
+    charts.show(
         charts.advantages_figure(advantages, title="Advantages of the example group"),
         key="home.chart",
-        config=CHART_CONFIG,
     )
     st.caption(
         "Three right answers pushed up (+" + fmt(advantages[0]) + "), five wrong ones "

@@ -12,7 +12,7 @@ from grpo_core.lengthnorm import (
     token_strip,
 )
 from ui import charts, controls, learn, narrate, state
-from ui.theme import CHART_CONFIG, INK, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE, TEMPLATE
+from ui.theme import INK, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE, TEMPLATE
 
 EXAMPLE = "your-own-two-answers"
 EXAMPLE_TITLE = "Your own two answers"
@@ -222,7 +222,7 @@ def example() -> None:
             return
 
     st.subheader("Push on every token, per loss type")
-    st.plotly_chart(strips, key="ln.strip_chart", config=CHART_CONFIG)
+    charts.show(strips, key="ln.strip_chart")
     st.toggle(
         "Same vertical scale on every panel",
         value=True,
@@ -243,7 +243,7 @@ def example() -> None:
     )
 
     st.subheader("Total push per answer")
-    st.plotly_chart(totals, key="ln.totals_chart", config=CHART_CONFIG)
+    charts.show(totals, key="ln.totals_chart")
     st.caption(
         "Each bar is one answer's total push, the sum over its tokens (bars labelled with "
         f"the answer's letter and a signed value): {per_answer(table, 'sequence_push')}."

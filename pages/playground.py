@@ -7,7 +7,6 @@ from grpo_core import advantage_trace
 from grpo_core.explain import describe_group, fmt
 from grpo_core.rewards import SCENARIOS
 from ui import charts, controls, state
-from ui.theme import CHART_CONFIG
 
 
 def resize() -> None:
@@ -73,23 +72,23 @@ members = trace.group_index == g
 rewards, advantages = trace.rewards[members], trace.advantages[members]
 st.markdown(f"**{prompt_labels[g]}.** {describe_group(trace, g)}")
 left, right = st.columns(2)
-left.plotly_chart(
+charts.show(
     charts.rewards_figure(
         rewards, trace.mean[g], trace.std[g], title=f"{prompt_labels[g]}: rewards and group mean"
     ),
     key="pg.rewards_chart",
-    config=CHART_CONFIG,
+    container=left,
 )
 left.caption(
     f"Rewards of {prompt_labels[g].lower()}: mean {fmt(trace.mean[g])} (dashed line), "
     f"std {fmt(trace.std[g])} (shaded band)."
 )
-right.plotly_chart(
+charts.show(
     charts.advantages_figure(
         advantages, title=f"{prompt_labels[g]}: advantages", clip=trace.convention.clip
     ),
     key="pg.advantages_chart",
-    config=CHART_CONFIG,
+    container=right,
 )
 right.caption(
     "Advantages: bars above 0 (blue, +) push that answer's tokens up; below 0 "

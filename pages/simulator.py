@@ -15,9 +15,8 @@ from grpo_core.simulate import (
     step_curves,
     summary_sentences,
 )
-from ui import controls, critic_views, narrate, state
+from ui import charts, controls, critic_views, narrate, state
 from ui.critic_views import SHORT_LABELS
-from ui.theme import CHART_CONFIG
 
 DEFAULTS = SimConfig()
 BAND_LABELS = {"min-max": "min–max over seeds", "std": "mean ± 1 std over seeds"}
@@ -126,11 +125,7 @@ band = d1.segmented_control(
 )  # fmt: skip
 log_noise = d2.toggle("Log scale for gradient noise", value=True, key="sim.log")
 
-st.plotly_chart(
-    accuracy_chart(config, band or "min-max"),
-    key="sim.accuracy",
-    config=CHART_CONFIG,
-)
+charts.show(accuracy_chart(config, band or "min-max"), key="sim.accuracy")
 st.caption(
     f"Accuracy (probability of a correct answer, mean over {config.num_prompts} prompts) "
     f"against training step, mean over {config.num_seeds} seeds with a "
@@ -146,11 +141,7 @@ st.caption(
 left, right = st.columns(2)
 with left:
     if config.group_size > 1:
-        st.plotly_chart(
-            curve_chart(config, "grad_variance", bool(log_noise)),
-            key="sim.noise",
-            config=CHART_CONFIG,
-        )
+        charts.show(curve_chart(config, "grad_variance", bool(log_noise)), key="sim.noise")
         st.caption(
             "Variance of each step's gradient estimate, from the spread of its K per-sample "
             "terms. Mean over training: "
@@ -163,11 +154,7 @@ with left:
     else:
         st.info("With K = 1 there is no spread between samples to measure gradient noise from.")
 with right:
-    st.plotly_chart(
-        curve_chart(config, "zero_spread", False),
-        key="sim.zero",
-        config=CHART_CONFIG,
-    )
+    charts.show(curve_chart(config, "zero_spread", False), key="sim.zero")
     st.caption(
         f"Fraction of prompts whose {config.group_size} rewards were all equal (no signal for "
         "a group baseline), mean over seeds, first step → last: "
@@ -180,11 +167,7 @@ with right:
 
 if result.critic_value_error is not None:
     critic, figure = critic_chart(config)
-    st.plotly_chart(
-        figure,
-        key="sim.critic",
-        config=CHART_CONFIG,
-    )
+    charts.show(figure, key="sim.critic")
     st.caption(
         "Root mean square over prompts of the critic's V minus the policy's true expected "
         f"reward, mean over seeds with the min–max band: {critic['mean'].iloc[0]:.3f} at the "

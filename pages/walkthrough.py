@@ -10,7 +10,6 @@ from grpo_core import advantage_trace
 from grpo_core.explain import advantage_latex, describe_group, fmt, mean_latex, std_latex, tex
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
 from ui import charts, controls, narrate, state
-from ui.theme import CHART_CONFIG
 
 STEPS = tomllib.loads((Path(__file__).parents[1] / "content/walkthrough.toml").read_text())["step"]
 WHITEBOARD = [2, 4, 4, 4, 5, 5, 7, 9]  # mean 5, population std 2: every step is round
@@ -198,4 +197,4 @@ else:
     st.caption(f"Sum of the advantages: {fmt(advantages.sum())} (0 up to rounding).")
     figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
-st.plotly_chart(figure, key="wt.chart", config=CHART_CONFIG)
+charts.show(figure, key="wt.chart")

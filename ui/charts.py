@@ -6,11 +6,14 @@ import functools
 
 import numpy as np
 import plotly.graph_objects as go
+import streamlit as st
 
 from grpo_core.explain import fmt
+from ui import present
 from ui.theme import (
     BAND,
     BAND_EDGE,
+    CHART_CONFIG,
     INK,
     NEGATIVE,
     NEGATIVE_PATTERN,
@@ -147,3 +150,8 @@ def signed(x: float) -> str:
     if x == 0:
         return "0"
     return ("+" if x > 0 else "−") + fmt(abs(x))
+
+
+def show(figure: go.Figure, *, key: str, container=None) -> None:
+    """Draw a figure with the app's chart settings; larger type while presenting."""
+    (container or st).plotly_chart(present.scale_figure(figure), key=key, config=CHART_CONFIG)

@@ -5,6 +5,7 @@ bar and the sidebar gone; pages may also hide controls a presenter does not need
 (``active()``). The walkthrough's steps answer to the arrow keys in every mode.
 """
 
+import plotly.graph_objects as go
 import streamlit as st
 
 KEY = "present"
@@ -34,11 +35,14 @@ def active() -> bool:
 
 
 def scale_figure(figure):
-    """The figure with type and height a room can read, while presenting (else as it is)."""
+    """The figure with type and height a room can read, while presenting (else as it is).
+
+    Presenting, a copy is scaled: figures may be cached and shared between sessions.
+    """
     if not active():
         return figure
     height = figure.layout.height or 400
-    return figure.update_layout(font_size=19, height=int(height * 1.3))
+    return go.Figure(figure).update_layout(font_size=19, height=int(height * 1.3))
 
 
 def _switch(on: bool) -> None:

@@ -126,9 +126,6 @@ SIZE_UNBOUNDED = {
 }  # fmt: skip
 KNOWN = {
     # Findings for their owner (xfail, not strict): see the report.
-    "baselines.memory_comparison": "params_billion ~1e298 overflows to inf - inf = NaN",
-    "baselines.response_group": "a bare number for lengths raises TypeError, not ValueError",
-    "baselines.encode_group": "a bare number for lengths raises TypeError, not ValueError",
 }
 
 
