@@ -62,7 +62,7 @@ def heatmap_figure(z, rows: list[str], *, title: str, limit: float) -> go.Figure
             zmax=limit,
             text=signs,
             texttemplate="%{text}" if t <= 40 else None,
-            textfont={"size": 11, "color": INK},
+            textfont={"size": 11},  # plotly picks black or white per cell for contrast
             xgap=1,
             ygap=2,
             hoverongaps=False,

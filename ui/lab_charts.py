@@ -33,7 +33,7 @@ from ui.theme import (
 
 ZSCORE_BAND = "rgba(0, 114, 178, 0.10)"  # blue, for "std ≫ eps"
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-LABEL_BG = "rgba(255, 255, 255, 0.85)"
+LABEL_BG = "rgba(128, 128, 128, 0.16)"  # reads on the light and the dark theme
 MAX_NAMED_LINES = 7
 """More distinct rewards than this are drawn as one grey trace without a legend per line."""
 
@@ -60,11 +60,12 @@ def _vline(x: float, color: str, dash: str) -> dict:
     }  # fmt: skip
 
 
-def _label(x: float, y: float, text: str, color: str = INK, **where) -> dict:
-    """A text label at data x, paper y."""
+def _label(x: float, y: float, text: str, color: str | None = None, **where) -> dict:
+    """A text label at data x, paper y; in the theme's text colour unless ``color`` is given."""
+    font = {"size": 12} if color is None else {"size": 12, "color": color}
     return {
         "x": x, "xref": "x", "y": y, "yref": "paper", "text": text, "showarrow": False,
-        "font": {"size": 12, "color": color}, "bgcolor": LABEL_BG, **where,
+        "font": font, "bgcolor": LABEL_BG, **where,
     }  # fmt: skip
 
 

@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import streamlit as st
 import streamlit.components.v1 as components
 
 _MATH_BLOCK = re.compile(r"\$\$.*?\$\$", re.S)
@@ -48,4 +49,13 @@ def _say_math(tex: str) -> str:
 def listen(markdown: str) -> None:
     """Play, pause and speed controls that read ``markdown`` aloud in the browser."""
     text = json.dumps(speakable(markdown)).replace("</", "<\\/")
-    components.html(_PLAYER.replace("__TEXT__", text), height=56)
+    dark = st.context.theme.type == "dark"
+    colours = (
+        {"__INK__": "#E6EAF0", "__EDGE__": "#56B4E9", "__FOCUS__": "#56B4E9"}
+        if dark
+        else {"__INK__": "#1B1F24", "__EDGE__": "#0072B2", "__FOCUS__": "#0072B2"}
+    )
+    player = _PLAYER
+    for placeholder, colour in colours.items():
+        player = player.replace(placeholder, colour)
+    components.html(player.replace("__TEXT__", text), height=56)

@@ -1,0 +1,76 @@
+"""Accessibility in a real browser: the dark theme, a phone-width viewport, the keyboard."""
+
+import pytest
+
+from tests.e2e.conftest import assert_healthy, chart_marks, open_path, shot
+
+pytestmark = pytest.mark.e2e
+
+PAGES = ["/playground", "/walkthrough", "/epsilon", "/critic", "/quiz", "/guide"]
+
+
+def background_rgb(page) -> tuple[int, ...]:
+    color = page.evaluate(
+        "getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).backgroundColor"
+    )
+    return tuple(int(c) for c in color[color.index("(") + 1 : -1].split(",")[:3])
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_dark_theme_follows_the_system_setting(browser, app_url, path):
+    context = browser.new_context(viewport={"width": 1400, "height": 1800}, color_scheme="dark")
+    page = context.new_page()
+    open_path(page, app_url, path)
+    assert_healthy(page)
+    assert max(background_rgb(page)) < 40, "the app should be dark"
+    if page.locator(".js-plotly-plot").count():
+        assert chart_marks(page) > 0
+    shot(page, f"dark{path.replace('/', '_')}")
+    context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_phone_width_nothing_cut_off(browser, app_url, path):
+    context = browser.new_context(viewport={"width": 390, "height": 2400}, is_mobile=True)
+    page = context.new_page()
+    open_path(page, app_url, path)
+    assert_healthy(page)
+    overflow = page.evaluate(
+        """() => {
+            const main = document.querySelector('[data-testid="stMain"]');
+            return [document.documentElement.scrollWidth, main.scrollWidth, main.clientWidth];
+        }"""
+    )
+    assert overflow[0] <= 391 and overflow[1] <= overflow[2] + 1, overflow
+    shot(page, f"phone{path.replace('/', '_')}")
+    context.close()
+
+
+def test_keyboard_reaches_controls_with_a_visible_focus(app_url, page):
+    open_path(page, app_url, "/playground")
+    seen = []
+    for _ in range(80):  # past the skip link and the navigation, into the page's controls
+        page.keyboard.press("Tab")
+        tag, label, ring = page.evaluate(
+            """() => {
+                const el = document.activeElement;
+                let ring = false;
+                for (let node = el, i = 0; node && i < 4; node = node.parentElement, i++) {
+                    const style = getComputedStyle(node);
+                    ring ||= style.outlineStyle !== 'none' && style.outlineWidth !== '0px';
+                    ring ||= style.boxShadow !== 'none';
+                    ring ||= style.borderColor !== getComputedStyle(document.body).borderColor;
+                }
+                return [el.tagName, el.getAttribute('aria-label') || el.innerText.slice(0, 30), ring];
+            }"""
+        )
+        seen.append((tag, label, ring))
+        if tag == "INPUT":
+            break
+    assert seen[-1][0] == "INPUT", seen  # the prompts / K inputs are reached by Tab
+    assert seen[-1][2], f"no visible focus on {seen[-1]}"
+    shot(page, "keyboard_focus")
+    page.keyboard.press("ArrowUp")  # a focused number input answers to the keyboard
+    page.keyboard.press("Enter")
+    page.get_by_text("Prompt 3", exact=True).first.wait_for()
+    assert_healthy(page)
