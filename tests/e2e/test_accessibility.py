@@ -61,7 +61,8 @@ def test_keyboard_reaches_controls_with_a_visible_focus(app_url, page):
                     ring ||= style.boxShadow !== 'none';
                     ring ||= style.borderColor !== getComputedStyle(document.body).borderColor;
                 }
-                return [el.tagName, el.getAttribute('aria-label') || el.innerText.slice(0, 30), ring];
+                const label = el.getAttribute('aria-label') || el.innerText.slice(0, 30);
+                return [el.tagName, label, ring];
             }"""
         )
         seen.append((tag, label, ring))
