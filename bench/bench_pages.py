@@ -30,18 +30,18 @@ from ui.nav import PAGES  # noqa: E402
 # page file stem -> how to change one widget: (widget kind, key, values to cycle through)
 CHANGES = {
     "home": None,  # no widget: a plain rerun
-    "walkthrough": ("button", "wt.next", None),
+    "walkthrough": ("selectbox", "wt.answer", [1, 2, 0]),
+    "guide": ("selectbox", "guide.s", ["all", "the-formula", "all"]),
+    "length_normalisation": ("number_input", "ln.len_b", [16.0, 8.0, 32.0]),
     "playground": ("selectbox", "w.settings.convention", ["verl", "trl", "openrlhf"]),
-    "guide": None,
-    "length_normalisation": ("number_input", "ln.len_b", [16, 8, 32]),
     "epsilon": ("select_slider", "eps.value", None),
-    "conventions": ("toggle", None, None),
-    "difficulty": ("number_input", None, None),
-    "dynamic_sampling": ("number_input", None, None),
-    "critic": ("slider", None, None),
-    "simulator": ("slider", None, None),
-    "quiz": None,
-    "interview": None,
+    "conventions": ("text_input", "conv.b", ["1, 0, 1; 5, 9", "1, 2; 3, 4", "0, 1"]),
+    "difficulty": ("number_input", "dif.k", [8, 16, 4]),
+    "dynamic_sampling": ("slider", "dyn.p", [0.2, 0.5, 0.8]),
+    "critic": ("slider", "cr.bias", [0.3, 0.0, -0.2]),
+    "simulator": ("toggle", None, None),  # a display switch: the cached run is reused
+    "quiz": ("text_input", "qz.seed_in", ["42", "7", "123"]),
+    "interview": ("number_input", "iv.n", [3, 5, 4]),
     "cheatsheet": None,
     "verify": ("text_input", "vf.id", ["junk", "GRPO1-x", ""]),
 }
@@ -64,9 +64,7 @@ def change_widget(at: AppTest, stem: str, i: int) -> None:
     widget = widgets(key=key) if key else (widgets[0] if len(widgets) else None)
     if widget is None:
         return
-    if kind == "button":
-        widget.click()
-    elif kind == "toggle":
+    if kind == "toggle":
         widget.set_value(not widget.value)
     elif values:
         widget.set_value(values[i % len(values)])

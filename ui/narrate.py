@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import streamlit as st
-import streamlit.components.v1 as components
 
 _MATH_BLOCK = re.compile(r"\$\$.*?\$\$", re.S)
 _MATH_INLINE = re.compile(r"(?<!\\)\$(?!\s)([^$\n]{1,200}?)(?<!\s)\$")
@@ -58,4 +57,4 @@ def listen(markdown: str) -> None:
     player = _PLAYER
     for placeholder, colour in colours.items():
         player = player.replace(placeholder, colour)
-    components.html(player.replace("__TEXT__", text), height=56)
+    st.iframe(player.replace("__TEXT__", text), height=56, alt="Listen: read this page aloud")

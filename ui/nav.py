@@ -68,7 +68,7 @@ def run_app() -> None:
     global _navigated
     _navigated = True
     present.read_link()
-    page = st.navigation(pages(), position="top" if present.active() else "sidebar")
+    page = st.navigation(pages(), position="top" if present.active() else "sidebar", expanded=True)
     present.controls()
     page.run()
 
