@@ -161,7 +161,7 @@ def eps_sweep_figure(
                     }
                 )  # fmt: skip
                 middle = (math.log10(x0) + math.log10(x1)) / 2
-                notes.append(_label(middle, 0.99, text, yanchor="top"))
+                notes.append(_label(middle, 1.0, text, yanchor="bottom"))  # above the curves
         if eps.min() < std < eps.max():
             shapes.append(_vline(std, NEUTRAL, "dot"))
             notes.append(
