@@ -13,7 +13,6 @@ widget or through ``markdown_safe``, never with HTML enabled.
 from __future__ import annotations
 
 import base64
-import binascii
 import datetime as dt
 import hashlib
 import hmac
@@ -25,6 +24,8 @@ import struct
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+from grpo_core.links import b64url_decode, b64url_encode
 
 VERSION = "GRPO1"
 PASS_PERCENT = 80
@@ -73,7 +74,7 @@ def issue(
         raise ValueError(f"issued must be a date, got {issued!r}.")
     payload = _HEADER.pack(correct, total, issued.toordinal()) + clean.encode("utf-8")
     raw = payload + _tag(key, payload)
-    return _PREFIX + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+    return _PREFIX + b64url_encode(raw)
 
 
 def verify(cert_id, *, secret: bytes | str) -> dict | None:
@@ -90,7 +91,7 @@ def verify(cert_id, *, secret: bytes | str) -> dict | None:
     cert_id = cert_id.strip()
     if not cert_id.startswith(_PREFIX):
         return None
-    raw = _b64decode(cert_id[len(_PREFIX) :])
+    raw = b64url_decode(cert_id[len(_PREFIX) :])
     if raw is None or len(raw) < _HEADER.size + 1 + _TAG_BYTES:
         return None
     payload, tag = raw[:-_TAG_BYTES], raw[-_TAG_BYTES:]
@@ -252,16 +253,3 @@ def _check_score(correct, total) -> None:
 
 def _tag(key: bytes, payload: bytes) -> bytes:
     return hmac.new(key, _MAC_LABEL + payload, hashlib.sha256).digest()[:_TAG_BYTES]
-
-
-def _b64decode(text: str) -> bytes | None:
-    """Strict base64url without padding: None unless re-encoding gives back ``text``."""
-    if not _B64URL.match(text) or len(text) % 4 == 1:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        return None
-    if base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=") != text:
-        return None
-    return raw

@@ -7,6 +7,10 @@ shortest exact form, so a link reproduces the rewards bit for bit.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
+
 from grpo_core.parsing import parse_reward
 
 MAX_LINK_CHARS = 4000
@@ -54,3 +58,22 @@ def decode_rewards(
             group.append(value)
         groups.append(group)
     return groups, None
+
+
+_B64URL = re.compile(r"^[A-Za-z0-9_-]*$")
+
+
+def b64url_encode(raw: bytes) -> str:
+    """Bytes as URL-safe base64 without padding (what certificates and progress links use)."""
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def b64url_decode(text: str) -> bytes | None:
+    """Strict inverse of ``b64url_encode``: None unless re-encoding gives back ``text``."""
+    if not isinstance(text, str) or not _B64URL.match(text) or len(text) % 4 == 1:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return raw if b64url_encode(raw) == text else None

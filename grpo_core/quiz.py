@@ -20,8 +20,6 @@ Four parts, in the order a page uses them:
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import math
 import re
@@ -36,6 +34,7 @@ import numpy as np
 
 from grpo_core.advantages import advantage_trace, group_advantages
 from grpo_core.conventions import get_convention
+from grpo_core.links import b64url_decode, b64url_encode
 
 # --- the bank -----------------------------------------------------------------------------
 
@@ -1163,7 +1162,7 @@ def encode_progress(state: QuizState) -> str:
             byte |= code << (2 * j)
         packed.append(byte)
     raw = state.seed.to_bytes(4, "big") + _fingerprint(state.bank_ids) + bytes(packed)
-    return _PROGRESS_PREFIX + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return _PROGRESS_PREFIX + b64url_encode(raw)
 
 
 def decode_progress(text, bank_ids: Iterable[str]) -> QuizState | None:
@@ -1178,7 +1177,7 @@ def decode_progress(text, bank_ids: Iterable[str]) -> QuizState | None:
             return None
         if not text.startswith(_PROGRESS_PREFIX):
             return None
-        raw = _b64decode(text.removeprefix(_PROGRESS_PREFIX))
+        raw = b64url_decode(text.removeprefix(_PROGRESS_PREFIX))
         if raw is None or len(raw) != 8 + (len(ids) + 3) // 4:
             return None
         if raw[4:8] != _fingerprint(ids):
@@ -1195,22 +1194,6 @@ def decode_progress(text, bank_ids: Iterable[str]) -> QuizState | None:
         return QuizState(state.bank_ids, state.seed, state.order, MappingProxyType(answers))
     except (ValueError, TypeError):
         return None
-
-
-_B64URL = re.compile(r"^[A-Za-z0-9_-]*$")
-
-
-def _b64decode(text: str) -> bytes | None:
-    """Strict base64url without padding: None unless re-encoding gives back ``text``."""
-    if not _B64URL.match(text) or len(text) % 4 == 1:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        return None
-    if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text:
-        return None
-    return raw
 
 
 __all__ = [

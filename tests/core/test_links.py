@@ -49,3 +49,13 @@ def test_junk_gets_a_reason():
     for text, reason in cases.items():
         decoded, error = decode_rewards(text, **LIMITS)
         assert decoded is None and reason in error, (text[:20], error)
+
+
+@given(st.binary(max_size=64))
+def test_base64url_round_trip_and_strict_decoding(raw):
+    from grpo_core.links import b64url_decode, b64url_encode
+
+    text = b64url_encode(raw)
+    assert "=" not in text and b64url_decode(text) == raw
+    assert b64url_decode(text + "=") is None  # padding or foreign characters: not ours
+    assert b64url_decode(text + "!") is None
