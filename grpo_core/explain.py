@@ -99,6 +99,37 @@ def digits_to_tell_apart(values) -> int:
     return 16
 
 
+def sample_to_population_ratio(k: int) -> float:
+    """sqrt((K-1)/K): an advantage with the sample std (ddof=1) over one with the population std.
+
+    (The sample std is larger by sqrt(K/(K-1)), so its advantages are smaller.)
+    """
+    return float(np.sqrt((k - 1) / k))
+
+
+def vector_latex(name: str, values, digits: int = 4) -> str:
+    """LaTeX for ``name = (v1, v2, ...)``, elided after 12 values."""
+    shown = [tex(v, digits) for v in values[:12]] + ([r"\dots"] if len(values) > 12 else [])
+    return rf"{name} = ({', '.join(shown)})"
+
+
+def group_sums(trace: AdvantageTrace, g: int) -> tuple[float, float]:
+    """(sum of R - baseline, sum of advantages) over group ``g``: both 0 up to rounding."""
+    idx = group_members(trace, g)
+    return float(trace.centred.ravel()[idx].sum()), float(trace.advantages.ravel()[idx].sum())
+
+
+def centring_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
+    """R_i - baseline with the numbers: the group mean, or RLOO's mean of the others."""
+    idx = group_members(trace, g)[answer]
+    r, base = trace.rewards.ravel()[idx], trace.baseline.ravel()[idx]
+    d = digits_to_tell_apart([*trace.rewards.ravel()[group_members(trace, g)], base])
+    i = answer + 1
+    label = r"\bar R" if trace.convention.baseline == "mean" else rf"\bar R_{{-{i}}}"
+    centred = trace.centred.ravel()[idx]
+    return rf"R_{{{i}}} - {label} = {tex(r, d)} - {_paren(base, d)} = {tex(centred)}"
+
+
 def mean_latex(trace: AdvantageTrace, g: int) -> str:
     """\\bar R = (R_1 + ... + R_K) / K = value, with the rewards written out."""
     idx = group_members(trace, g)

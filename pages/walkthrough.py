@@ -3,11 +3,21 @@
 import tomllib
 from pathlib import Path
 
-import numpy as np
 import streamlit as st
 
 from grpo_core import advantage_trace
-from grpo_core.explain import advantage_latex, describe_group, fmt, mean_latex, std_latex, tex
+from grpo_core.explain import (
+    advantage_latex,
+    centring_latex,
+    describe_group,
+    fmt,
+    group_members,
+    group_sums,
+    mean_latex,
+    sample_to_population_ratio,
+    std_latex,
+    vector_latex,
+)
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
 from ui import charts, controls, narrate, state
 
@@ -17,12 +27,6 @@ WHITEBOARD = [2, 4, 4, 4, 5, 5, 7, 9]  # mean 5, population std 2: every step is
 
 def go_to(step: int) -> None:
     st.session_state["wt.step"] = min(max(step, 1), len(STEPS))
-
-
-def vector(name: str, values, digits: int = 4) -> str:
-    """LaTeX for (v1, v2, ...), elided after 12 values."""
-    shown = [tex(v, digits) for v in values[:12]] + ([r"\dots"] if len(values) > 12 else [])
-    return rf"{name} = ({', '.join(shown)})"
 
 
 @st.cache_data
@@ -101,7 +105,7 @@ if source == "whiteboard":
     st.info(
         "Eight rewards chosen so every step is a round number: mean 5, population std 2 "
         "(ddof=0), eps 0. TRL divides by the sample std instead, which makes every "
-        f"advantage {fmt(np.sqrt(7 / 8))} times the one shown here."
+        f"advantage {fmt(sample_to_population_ratio(len(WHITEBOARD)))} times the one shown here."
     )
 elif source == "real":
     with st.expander("Convention"):
@@ -127,7 +131,7 @@ else:
 st.divider()
 c1, c2 = st.columns(2)
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
-members = np.flatnonzero(trace.group_index.ravel() == g)
+members = group_members(trace, g)
 rewards = trace.rewards.ravel()[members]
 answer = c2.selectbox(
     "Answer to follow in the formulas",
@@ -150,7 +154,8 @@ after.button(
 )  # fmt: skip
 
 conv = trace.convention
-centred = rewards - trace.mean[g]
+centred = trace.centred.ravel()[members]
+centred_sum, advantage_sum = group_sums(trace, g)
 advantages = trace.advantages.ravel()[members]
 words = STEPS[step - 1]
 text = words["text_no_scale"] if step == 5 and conv.scale == "none" else words["text"]
@@ -169,21 +174,18 @@ narrate.listen(f"Step {step}: {words['title']}. {explanation}")
 
 mean, std = trace.mean[g], trace.std[g]
 if step == 1:
-    st.latex(vector("R", rewards, 6))
+    st.latex(vector_latex("R", rewards, 6))
     figure = charts.rewards_figure(rewards, None, None, title="Rewards")
 elif step == 2:
     st.latex(mean_latex(trace, g))
     figure = charts.rewards_figure(rewards, mean, None, title="Rewards and their mean")
 elif step == 3:
-    st.latex(
-        rf"R_{{{answer + 1}}} - \bar R = {tex(rewards[answer], 6)} - {tex(mean, 6)}"
-        rf" = {tex(centred[answer])}"
-    )
-    st.caption(f"Sum of the centred rewards: {fmt(centred.sum())} (0 up to rounding).")
-    figure = charts.rewards_figure(centred, mean, None, title="R − mean", centred=True)
+    st.latex(centring_latex(trace, g, answer))
+    st.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
+    figure = charts.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
 elif step == 4:
     st.latex(std_latex(trace, g))
-    figure = charts.rewards_figure(centred, mean, std, title="R − mean, ± 1 std", centred=True)
+    figure = charts.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
 elif step == 5:
     st.latex(advantage_latex(trace, g, answer))
     if trace.zero_spread[g]:
@@ -192,9 +194,9 @@ elif step == 5:
         st.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
     figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 else:
-    st.latex(vector("A", advantages))
+    st.latex(vector_latex("A", advantages))
     st.markdown(describe_group(trace, g))
-    st.caption(f"Sum of the advantages: {fmt(advantages.sum())} (0 up to rounding).")
+    st.caption(f"Sum of the advantages: {fmt(advantage_sum)} (0 up to rounding).")
     figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
 charts.show(figure, key="wt.chart")

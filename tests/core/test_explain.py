@@ -57,3 +57,20 @@ def test_near_tie_prints_enough_digits():
     assert digits_to_tell_apart([1.0, 1.00000012]) == 8
     trace = advantage_trace([1, 1 + 1.2e-7, 1, 1], convention="trl")
     assert "1.00000012" in mean_latex(trace, 0)
+
+
+def test_centring_sums_vectors_and_the_ddof_ratio():
+    from grpo_core.explain import (
+        centring_latex,
+        group_sums,
+        sample_to_population_ratio,
+        vector_latex,
+    )
+
+    trace = advantage_trace([1.0, 2.0, 6.0], convention="rloo")
+    assert centring_latex(trace, 0, 0) == r"R_{1} - \bar R_{-1} = 1 - 4 = -3"
+    trl = advantage_trace([[1, 0, 1, 1, 0, 0, 1, 0]], convention="trl")
+    assert centring_latex(trl, 0, 1) == r"R_{2} - \bar R = 0 - 0.5 = -0.5"
+    assert all(abs(s) < 1e-12 for s in group_sums(trl, 0))
+    assert sample_to_population_ratio(8) == math.sqrt(7 / 8)
+    assert vector_latex("A", list(range(13))).endswith(r"11, \dots)")
