@@ -14,7 +14,7 @@ ACCENT = "#009E73"  # bluish green
 BAND = "rgba(230, 159, 0, 0.22)"  # orange, translucent
 BAND_EDGE = "#E69F00"
 INK = "#7A828E"  # mid grey: reference lines that read on light and dark backgrounds
-SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C8C8C")  # no black: dark theme
 NEGATIVE_PATTERN = "/"
 
 TEMPLATE = "grpo"
