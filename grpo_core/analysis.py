@@ -127,6 +127,30 @@ def regime_bounds(std: float) -> tuple[float, float]:
     return std / REGIME_FACTOR, std * REGIME_FACTOR
 
 
+def regime_tour(std: float) -> list[tuple[str, float]]:
+    """One eps from the slider (``eps_steps``) inside each regime, for stepping through them.
+
+    [("z-score", ~std/100), ("transition", ~std), ("damped", ~100 std)], each the slider
+    value nearest on a log scale; a regime the slider's range cannot reach for this std
+    (say "damped" when std > 0.1) is left out; empty when std = 0.
+    """
+    std = _non_negative(std, "std")
+    if std == 0:
+        return []
+    steps = eps_steps()
+    targets = {
+        "z-score": std / REGIME_FACTOR**2,
+        "transition": std,
+        "damped": std * REGIME_FACTOR**2,
+    }
+    tour = []
+    for regime, target in targets.items():
+        nearest = float(steps[np.argmin(np.abs(np.log10(steps) - math.log10(target)))])
+        if eps_regime(std, nearest) == regime:
+            tour.append((regime, nearest))
+    return tour
+
+
 def eps_sweep_frame(rewards, eps_values, *, ddof: int = 1) -> pd.DataFrame:
     """``eps_sweep`` as a long table for a chart with a log eps axis.
 

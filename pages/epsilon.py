@@ -12,6 +12,7 @@ from grpo_core.analysis import (
     eps_sweep_frame,
     precision_report,
     regime_bounds,
+    regime_tour,
 )
 from grpo_core.explain import fmt, tex
 from ui import charts, controls, lab, lab_charts, narrate, state
@@ -38,6 +39,17 @@ def sweep(rewards: tuple[float, ...]):
 def term(x: float) -> str:
     """A number inside a LaTeX difference: negatives in parentheses."""
     return f"({tex(x, 6)})" if x < 0 else tex(x, 6)
+
+
+def step_regime(tour: list[tuple[str, float]], current: float, direction: int) -> None:
+    """Move the eps slider to the next regime's example eps, up or down."""
+    values = [value for _, value in tour]
+    ahead = (
+        [v for v in values if v > current] if direction > 0 else [v for v in values if v < current]
+    )
+    if ahead:
+        st.session_state["eps.value"] = ahead[0] if direction > 0 else ahead[-1]
+        st.session_state["eps.zero"] = False
 
 
 state.init()
@@ -78,6 +90,21 @@ else:
     m1.metric("Group std (ddof=1)", fmt(std))
     m2.metric("Your eps", fmt(eps))
     m3.metric("Regime at your eps", regime)
+    tour = regime_tour(std)
+    if tour:
+        smaller, where, larger = st.columns([1, 3, 1], vertical_alignment="center")
+        smaller.button(
+            "← Smaller eps", key="eps.prev", on_click=step_regime, args=(tour, eps, -1),
+            disabled=eps <= tour[0][1], shortcut="PageUp", help="Page Up (or a clicker)",
+        )  # fmt: skip
+        where.caption(
+            "Step through the regimes: "
+            + " → ".join(f"{name} (eps {fmt(value)})" for name, value in tour)
+        )
+        larger.button(
+            "Larger eps →", key="eps.next", on_click=step_regime, args=(tour, eps, 1),
+            disabled=eps >= tour[-1][1], shortcut="PageDown", help="Page Down (or a clicker)",
+        )  # fmt: skip
     st.markdown(f"At eps = {fmt(eps)} this group is in the **{REGIME_WORDS[regime]}** regime.")
     charts.show(
         lab_charts.eps_sweep_figure(

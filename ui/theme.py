@@ -14,7 +14,8 @@ ACCENT = "#009E73"  # bluish green
 BAND = "rgba(230, 159, 0, 0.22)"  # orange, translucent
 BAND_EDGE = "#E69F00"
 INK = "#7A828E"  # mid grey: reference lines that read on light and dark backgrounds
-SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C8C8C")  # no black: dark theme
+# Okabe-Ito, with grey for its black, which would vanish on the dark theme.
+SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C8C8C")
 NEGATIVE_PATTERN = "/"
 
 TEMPLATE = "grpo"

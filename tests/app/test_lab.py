@@ -421,3 +421,17 @@ def test_numbers_quoted_in_the_lab_content():
     assert std_weight(0.5) == 2 and "2 for a prompt solved half the time" in text
     assert np.spacing(np.float32(1e6)) == 0.0625 and "0.0625 apart" in text
     assert std_weight(1 / 16) / std_weight(0.5) == pytest.approx(2, rel=0.04)  # "twice"
+
+
+def test_epsilon_steps_through_the_regimes_with_buttons():
+    from grpo_core.analysis import regime_tour
+
+    at = open_page("pages/epsilon.py")
+    tour = regime_tour(6e-8)  # the default near tie's std
+    for regime in (2, 1, 0):  # from TRL's 1e-4: damped, transition, z-score
+        at.button(key="eps.prev").click().run()
+        assert at.session_state["eps.value"] == tour[regime][1]
+    assert at.button(key="eps.prev").disabled
+    at.button(key="eps.next").click().run()
+    assert at.session_state["eps.value"] == tour[1][1]
+    assert not at.exception

@@ -653,3 +653,15 @@ def test_dynamic_sampling_signal_fraction_and_groups_without_signal():
     summary = d.summary()
     assert summary["without_signal"].tolist() == [200 - d.signal_before, 0, 0]
     assert (summary["with_signal"] + summary["without_signal"]).tolist()[0] == 200
+
+
+def test_regime_tour_lands_in_each_regime():
+    from grpo_core.analysis import eps_regime, eps_steps, regime_tour
+
+    for std in (6e-8, 0.01, 1e-9):
+        tour = regime_tour(std)
+        assert [r for r, _ in tour] == ["z-score", "transition", "damped"]
+        assert all(eps in eps_steps() for _, eps in tour)
+        assert [eps_regime(std, eps) for _, eps in tour] == ["z-score", "transition", "damped"]
+    assert [r for r, _ in regime_tour(0.5)] == ["z-score", "transition"]  # 1 is the largest eps
+    assert regime_tour(0.0) == []
