@@ -108,7 +108,13 @@ def sample_to_population_ratio(k: int) -> float:
 
 
 def vector_latex(name: str, values, digits: int = 4) -> str:
-    """LaTeX for ``name = (v1, v2, ...)``, elided after 12 values."""
+    """LaTeX for ``name = (v1, v2, ...)``, elided after 12 values; ValueError for non-numbers."""
+    try:
+        values = np.asarray(values, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError("values must be a list of numbers.") from None
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
+        raise ValueError(f"digits must be a whole number from 1 to 17, got {digits!r}.")
     shown = [tex(v, digits) for v in values[:12]] + ([r"\dots"] if len(values) > 12 else [])
     return rf"{name} = ({', '.join(shown)})"
 
