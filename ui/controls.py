@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from grpo_core import CONVENTIONS
+from grpo_core.certificates import markdown_safe
 from grpo_core.conventions import SCALES
 from ui import state
 
@@ -106,7 +107,17 @@ def resize_grid(num_prompts: int, k: int) -> None:
 
 
 def share_link() -> None:
-    """The link that reproduces this view, with a copy button."""
+    """The link that reproduces this view, with a copy button; says what an opened link
+    held that could not be used."""
+    ignored = state.link_values_ignored()
+    if ignored:
+        names = ", ".join(markdown_safe(key[:30]) for key in ignored[:5])
+        message = (
+            f"The link you opened had values this page cannot use ({names}): "
+            "the defaults are shown instead."
+        )
+        st.warning(message)
+        st.toast(message, icon=":material/link_off:")
     base = (st.context.url or "").split("?")[0]
     query = urlencode(st.query_params.to_dict())
     st.code(f"{base}?{query}" if base else f"?{query}", language=None, wrap_lines=True)

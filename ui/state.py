@@ -71,6 +71,8 @@ def init() -> None:
     """Every page starts here: route through app.py, set missing shared keys, and
     apply the URL once per session."""
     nav.ensure_app_navigation()
+    first_run = not st.session_state.get("link_read")
+    st.session_state["link.incoming"] = st.query_params.to_dict() if first_run else None
     drop_non_finite_numbers(st.query_params)
     for key, value in SETTING_DEFAULTS.items():
         st.session_state.setdefault(key, value)
@@ -81,6 +83,36 @@ def init() -> None:
         problems = _read_link(st.query_params)
         if problems:
             st.session_state["link_problems"] = problems
+
+
+def link_values_ignored() -> list[str]:
+    """The parameters of the link this session opened with that the page could not use.
+
+    Streamlit drops a value a bound widget cannot take (text for a number, a value out of
+    range) from the URL while the page runs; compared at the end of the first run, what
+    is gone was ignored. Empty on every later run.
+    """
+    incoming = st.session_state.get("link.incoming")
+    if not incoming:
+        return []
+    return [
+        key
+        for key, text in incoming.items()
+        if key not in st.query_params  # gone: ignored, or equal to the default,
+        and not _same_value(st.session_state.get(key), text)  # which the widget now holds
+    ]
+
+
+def _same_value(value, text: str) -> bool:
+    """Does a widget's value read as the link's text (so the link's value was used)?"""
+    if value is None:
+        return False
+    if str(value) == text:
+        return True
+    try:
+        return float(value) == float(text)
+    except (TypeError, ValueError):
+        return False
 
 
 def drop_non_finite_numbers(query) -> None:

@@ -75,3 +75,27 @@ def test_keyboard_reaches_controls_with_a_visible_focus(app_url, page):
     page.keyboard.press("Enter")
     page.get_by_text("Prompt 3", exact=True).first.wait_for()
     assert_healthy(page)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "/difficulty?dif.k=abc",
+        "/dynamic-sampling?dyn.k=9999",
+        "/epsilon?eps.value=%3Cscript%3Ealert(1)%3C/script%3E",
+        "/length-normalisation?ln.len_a=inf",
+        "/simulator?sim.k=-3",
+    ],
+)
+def test_a_link_with_unusable_values_says_so(app_url, page, query):
+    open_path(page, app_url, query)
+    assert_healthy(page)
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "had values this page cannot use" in alerts
+    assert query.split("?")[1].split("=")[0] in alerts
+
+
+def test_a_good_link_says_nothing(app_url, page):
+    open_path(page, app_url, "/difficulty?dif.k=16")
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "cannot use" not in alerts
