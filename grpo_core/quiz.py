@@ -32,6 +32,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+import content
 from grpo_core.advantages import advantage_trace, group_advantages
 from grpo_core.conventions import get_convention
 from grpo_core.links import b64url_decode, b64url_encode
@@ -71,7 +72,7 @@ REWARD_KINDS: tuple[str, ...] = ("binary", "continuous", "tie")
 all equal. tie: one value repeated K times (the zero-spread case)."""
 
 MAX_DRILL_K = 16
-DEFAULT_BANK = Path(__file__).resolve().parent.parent / "content" / "questions.toml"
+DEFAULT_BANK = content.path("questions.toml")
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+import content
+
 __all__ = [
     "DEFAULT_WORKED_EXAMPLE",
     "MAX_CHARS",
@@ -54,7 +56,7 @@ MAX_CHARS = 20_000
 _MAX_ANSWER_LINE = 200
 """An answer line longer than this (stripped) is treated as prose."""
 
-DEFAULT_WORKED_EXAMPLE = Path(__file__).resolve().parent.parent / "content" / "worked_example.toml"
+DEFAULT_WORKED_EXAMPLE = content.path("worked_example.toml")
 """The walkthrough's real example, editable by teachers."""
 
 # A number: optional sign (ASCII or Unicode minus), digits with optional thousands commas,

@@ -1,12 +1,11 @@
 """Cheat sheet: the bullets to scan in the minute before a call; printable and downloadable."""
 
-from pathlib import Path
-
 import streamlit as st
 
+import content
 from ui import state
 
-SHEET = (Path(__file__).parents[1] / "content" / "cheatsheet.md").read_text(encoding="utf-8")
+SHEET = content.read_text("cheatsheet.md")
 TITLE, _, BODY = SHEET.partition("\n")
 
 # Printing: leave out the app's sidebar, header and buttons (a fixed style, no user text).

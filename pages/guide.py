@@ -14,7 +14,7 @@ def step(offset: int, anchors: list[str]) -> None:
 
 
 state.init()
-doc = learn.load("content/guide.md")
+doc = learn.load("guide.md")
 titles = {s.anchor: s.title for s in doc.sections}
 anchors = list(titles)
 

@@ -1,9 +1,8 @@
 """Home: what GRPO's advantage is, in three sentences, and where to start."""
 
-from pathlib import Path
-
 import streamlit as st
 
+import content
 from grpo_core import group_advantages
 from grpo_core.explain import fmt
 from ui import charts, narrate, state
@@ -12,7 +11,7 @@ EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]
 
 state.init()
 st.title("GRPO advantage lab")
-INTRO = (Path(__file__).parents[1] / "content" / "home.md").read_text()
+INTRO = content.read_text("home.md")
 st.markdown(INTRO)
 narrate.listen(INTRO)
 

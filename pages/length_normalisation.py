@@ -275,7 +275,7 @@ def example() -> None:
 
 
 state.init()
-doc = learn.load("content/length_normalisation.md")
+doc = learn.load("length_normalisation.md")
 anchors = [item.anchor for item in doc.sections]
 after = AFTER if AFTER in anchors else anchors[-1]  # if the prose is reorganised
 st.title(doc.title)

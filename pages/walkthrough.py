@@ -1,10 +1,8 @@
 """Step-by-step walkthrough: the advantage formula one operation at a time, with real numbers."""
 
-import tomllib
-from pathlib import Path
-
 import streamlit as st
 
+import content
 from grpo_core import advantage_trace
 from grpo_core.explain import (
     advantage_latex,
@@ -21,7 +19,7 @@ from grpo_core.explain import (
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
 from ui import charts, controls, narrate, state
 
-STEPS = tomllib.loads((Path(__file__).parents[1] / "content/walkthrough.toml").read_text())["step"]
+STEPS = content.read_toml("walkthrough.toml")["step"]
 WHITEBOARD = [2, 4, 4, 4, 5, 5, 7, 9]  # mean 5, population std 2: every step is round
 
 

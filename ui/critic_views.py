@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 
+import content
 from ui.theme import INK, NEGATIVE, POSITIVE, SERIES, TEMPLATE
 
-CONTENT = Path(__file__).parents[1] / "content" / "critic.md"
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 SIGN_TITLE = "A: + up, − down"
 
 
 @functools.cache
 def _sections() -> dict[str, str]:
-    text = CONTENT.read_text()
+    text = content.read_text("critic.md")
     parts = re.split(r"^## +(.+?)\s*$", text, flags=re.M)
     return {name.strip(): body.strip() for name, body in zip(parts[1::2], parts[2::2], strict=True)}
 

@@ -6,17 +6,16 @@ Every number still comes from grpo_core; this module only reads, shows and forma
 from __future__ import annotations
 
 import math
-import tomllib
-from pathlib import Path
 
 import streamlit as st
 
+import content
 from grpo_core.certificates import markdown_safe
 from grpo_core.explain import fmt
 from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
 from ui import state
 
-CONTENT = tomllib.loads((Path(__file__).parents[1] / "content/lab.toml").read_text())
+CONTENT = content.read_toml("lab.toml")
 
 
 def words(page: str, name: str, **numbers) -> str:

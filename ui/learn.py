@@ -14,6 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
+import content
 from ui import nav
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,12 +75,12 @@ def parse(text: str) -> Document:
 
 @st.cache_data(show_spinner=False)
 def _load(path: str, mtime_ns: int) -> Document:
-    return parse((ROOT / path).read_text(encoding="utf-8"))
+    return parse(content.read_text(path))
 
 
 def load(path: str) -> Document:
-    """The parsed content file (``path`` relative to the repository), re-read when edited."""
-    return _load(path, (ROOT / path).stat().st_mtime_ns)
+    """The parsed file ``content/<path>``, re-read when edited."""
+    return _load(path, content.path(path).stat().st_mtime_ns)
 
 
 def page_for(slug: str) -> tuple[str, str, str] | None:

@@ -17,11 +17,11 @@ import html
 import string
 import time
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
 
+import content
 from grpo_core.certificates import sign_progress, unsign_progress
 from grpo_core.quiz import (
     MAX_ANSWER_CHARS,
@@ -39,7 +39,6 @@ from grpo_core.quiz import (
     make_drill,
 )
 
-CONTENT = Path(__file__).resolve().parents[1] / "content"
 MAX_FOLLOWUP_CHARS = 4000
 """A written follow-up answer is for the learner's eyes only; this bounds what is kept."""
 
@@ -412,7 +411,7 @@ def verify_url(cert_id: str) -> str:
 
 def certificate_html(cert: dict, cert_id: str, link: str) -> str:
     """content/certificate.html filled in; every value HTML-escaped (names are text, not markup)."""
-    template = string.Template((CONTENT / "certificate.html").read_text(encoding="utf-8"))
+    template = string.Template(content.read_text("certificate.html"))
     values = {
         "name": cert["name"],
         "correct": cert["correct"],

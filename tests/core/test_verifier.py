@@ -3,11 +3,11 @@
 import math
 import re
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import content
 from grpo_core import CONVENTIONS, group_advantages
 from grpo_core.verifier import (
     DEFAULT_WORKED_EXAMPLE,
@@ -19,10 +19,9 @@ from grpo_core.verifier import (
     parse_number,
 )
 
-CONTENT = Path(__file__).resolve().parents[2] / "content"
-GUIDE = (CONTENT / "guide.md").read_text(encoding="utf-8")
-CHEATSHEET = (CONTENT / "cheatsheet.md").read_text(encoding="utf-8")
-LENGTH = (CONTENT / "length_normalisation.md").read_text(encoding="utf-8")
+GUIDE = content.read_text("guide.md")
+CHEATSHEET = content.read_text("cheatsheet.md")
+LENGTH = content.read_text("length_normalisation.md")
 
 # The answer key of content/worked_example.toml (reference 173).
 STRICT_CORRECT = {
