@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import streamlit as st
 
 import content
 from ui import nav
 
-ROOT = Path(__file__).resolve().parents[1]
 _TRY_IT = re.compile(r"^Try it: \[(?P<title>[^\]]+)\]\((?P<slug>[a-z0-9-]+)\)\s*$")
 
 
@@ -83,27 +81,15 @@ def load(path: str) -> Document:
     return _load(path, content.path(path).stat().st_mtime_ns)
 
 
-def page_for(slug: str) -> tuple[str, str, str] | None:
-    """(file, title, icon) of the page served at URL path ``slug``, or None if there is none."""
-    for entries in nav.PAGES.values():
-        for file, title, icon, url in entries:
-            if url == slug and (ROOT / "pages" / f"{file}.py").exists():
-                return file, title, icon
-    return None
-
-
 def try_it(section: Section) -> None:
-    """The section's Try-it line: a page link, or the page's name while it is being built."""
+    """The section's Try-it line: a link to the page with that URL path."""
     if not section.try_slug:
         return
-    page = page_for(section.try_slug)
-    if page is None:
+    file = nav.by_url(section.try_slug)
+    if file is None:
         st.markdown(f"Try it: **{section.try_title}** (this page is coming soon).")
         return
-    file, _, icon = page
-    st.page_link(
-        f"pages/{file}.py", label=f"Try it: {section.try_title}", icon=f":material/{icon}:"
-    )
+    nav.link(file, f"Try it: {section.try_title}")
 
 
 def contents(entries: list[tuple[str, str]]) -> None:

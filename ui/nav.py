@@ -43,21 +43,41 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
 }
 
 
+def _entry(file: str) -> tuple[str, str, str, str]:
+    """The ``PAGES`` entry of the page ``pages/<file>.py``."""
+    for entries in PAGES.values():
+        for entry in entries:
+            if entry[0] == file:
+                return entry
+    raise KeyError(f"no page {file!r} in ui/nav.PAGES")
+
+
+def page(file: str) -> st.Page:
+    """The st.Page of ``pages/<file>.py``: the one place a page's path is written."""
+    file, title, icon, url = _entry(file)
+    return st.Page(
+        f"pages/{file}.py",
+        title=title,
+        icon=f":material/{icon}:",
+        url_path=url,
+        default=(file == "home"),
+    )
+
+
 def pages() -> dict[str, list]:
     """The st.Page objects of ``PAGES``; the first one is the default page."""
-    return {
-        section: [
-            st.Page(
-                f"pages/{file}.py",
-                title=title,
-                icon=f":material/{icon}:",
-                url_path=url,
-                default=(file == "home"),
-            )
-            for file, title, icon, url in entries
-        ]
-        for section, entries in PAGES.items()
-    }
+    return {section: [page(entry[0]) for entry in entries] for section, entries in PAGES.items()}
+
+
+def by_url(url: str) -> str | None:
+    """The page file whose URL path is ``url`` (``"playground"``), or None."""
+    return next((e[0] for entries in PAGES.values() for e in entries if e[3] == url), None)
+
+
+def link(file: str, label: str, *, icon: str | None = None) -> None:
+    """A link to ``pages/<file>.py`` that keeps presentation mode on while presenting."""
+    target = page(file)
+    st.page_link(target, label=label, icon=icon or target.icon, query_params=present.link_params())
 
 
 def run_app() -> None:
@@ -68,6 +88,7 @@ def run_app() -> None:
     global _navigated
     _navigated = True
     present.read_link()
+    present.keep_in_url()
     page = st.navigation(pages(), position="top" if present.active() else "sidebar", expanded=True)
     present.controls()
     page.run()

@@ -34,6 +34,21 @@ def active() -> bool:
     return bool(st.session_state.get(KEY, False))
 
 
+def keep_in_url() -> None:
+    """Put ``?present=1`` back into the URL on every run while presenting.
+
+    Streamlit clears the query parameters when the reader moves to another page; without
+    this a reload after the top bar's navigation would fall back to the normal view.
+    """
+    if active() and st.query_params.get(KEY) != "1":
+        st.query_params[KEY] = "1"
+
+
+def link_params() -> dict[str, str]:
+    """The query parameters a link to another page carries so the view stays as it is."""
+    return {KEY: "1"} if active() else {}
+
+
 def scale_figure(figure):
     """The figure with type and height a room can read, while presenting (else as it is).
 

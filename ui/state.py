@@ -68,9 +68,8 @@ class Settings:
 
 
 def init() -> None:
-    """Every page starts here: route through app.py, set missing shared keys, and
-    apply the URL once per session."""
-    nav.ensure_app_navigation()
+    """Set missing shared keys and apply the URL once per session (see ui.page.start)."""
+    nav.ensure_app_navigation()  # until every page calls ui.page.start()
     first_run = not st.session_state.get("link_read")
     st.session_state["link.incoming"] = st.query_params.to_dict() if first_run else None
     drop_non_finite_numbers(st.query_params)

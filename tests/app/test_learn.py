@@ -7,14 +7,15 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import content
 from grpo_core.lengthnorm import LOSS_TYPES, explain_length_bias, length_bias_table
-from tests.app.conftest import ROOT, open_page, texts
-from ui import learn
+from tests.app.conftest import open_page, texts
+from ui import learn, nav
 from ui.nav import PAGES as NAV
 
 GUIDE = "pages/guide.py"
 LENGTH = "pages/length_normalisation.py"
-DOC = learn.parse((ROOT / "content/guide.md").read_text(encoding="utf-8"))
+DOC = learn.parse(content.read_text("guide.md"))
 
 
 def page_links(at) -> dict[str, str]:
@@ -60,7 +61,7 @@ def test_guide_renders_every_section_with_its_try_it_link():
     for section in DOC.sections:
         assert section.body in markdown, section.title
         label = f"Try it: {section.try_title}"
-        if learn.page_for(section.try_slug):
+        if nav.by_url(section.try_slug):
             assert links[label] == section.try_slug, section.title
         else:
             assert f"Try it: **{section.try_title}** (this page is coming soon)." in markdown
@@ -94,8 +95,8 @@ def test_a_try_it_page_that_does_not_exist_yet_is_plain_text():
     assert not at.exception
     assert "Try it: **Future lab** (this page is coming soon)." in texts(at, "markdown")
     assert not at.get("page_link")
-    assert learn.page_for("future-lab") is None
-    assert learn.page_for("playground") == ("playground", "Reward playground", "science")
+    assert nav.by_url("future-lab") is None
+    assert nav.by_url("playground") == "playground"
 
 
 def test_guide_one_section_view_steps_and_keeps_the_link():
@@ -163,7 +164,7 @@ def test_length_page_defaults_are_the_worked_numbers():
 
 
 def test_length_page_prose_and_try_it_links():
-    doc = learn.parse((ROOT / "content/length_normalisation.md").read_text(encoding="utf-8"))
+    doc = learn.parse(content.read_text("length_normalisation.md"))
     at = open_page(LENGTH)
     headers = [h.value for h in at.header]
     assert headers == [s.title for s in doc.sections[:3]] + ["Your own two answers"] + [

@@ -45,6 +45,20 @@ def test_presentation_mode_from_the_sidebar(app_url, page):
     shot(page, "present_playground")
 
 
+def test_presentation_mode_survives_the_top_bar_and_a_reload(app_url, page):
+    open_path(page, app_url, "/walkthrough?present=1")
+    page.locator('[data-testid="stTopNavSection"]').filter(has_text="Explore").click()
+    page.locator('[data-testid="stTopNavDropdownLink"]').filter(has_text="Epsilon lab").click()
+    page.wait_for_url("**/epsilon*")
+    settle(page)
+    page.wait_for_function("location.search.includes('present=1')", timeout=10_000)
+    page.reload()
+    page.get_by_role("button", name="Exit presentation mode").wait_for()
+    settle(page)
+    assert root_font_px(page) >= 20
+    assert_healthy(page)
+
+
 @pytest.mark.parametrize("path", ["/guide", "/walkthrough", "/epsilon", "/home"])
 def test_listen_control_is_there_and_honest_without_voices(app_url, page, path):
     open_path(page, app_url, path)
