@@ -5,7 +5,7 @@ import time
 
 import streamlit as st
 
-from grpo_core.quiz import MAX_SEED, next_question, progress, record_answer, score, start_quiz
+from practice.session import MAX_SEED, next_question, progress, record_answer, score, start_quiz
 from ui import quiz_widgets as qw
 from ui import state
 

@@ -2,7 +2,7 @@
 
 A question is answered in a form, so nothing is revealed (or rerun) until the
 learner presses Check (or "Reveal model answer" for a follow-up). The grading
-comes from grpo_core.quiz; what was graded is kept per question id in
+comes from ``practice.grading``; what was graded is kept per question id in
 ``st.session_state["<prefix>.graded"]``, and a page learns of an answer
 through its ``on_answer(question_id, correct)`` callback.
 
@@ -22,22 +22,13 @@ import numpy as np
 import streamlit as st
 
 import content
-from grpo_core.certificates import sign_progress, unsign_progress
-from grpo_core.quiz import (
-    MAX_ANSWER_CHARS,
-    MAX_NUMBER_CHARS,
-    TOPICS,
-    Drill,
-    Question,
-    QuizState,
-    decode_progress,
-    encode_progress,
-    grade_blanks,
-    grade_choice,
-    grade_drill,
-    load_bank,
-    make_drill,
-)
+from practice.answer_text import MAX_ANSWER_CHARS
+from practice.bank import load_bank
+from practice.drills import Drill, make_drill
+from practice.grading import MAX_NUMBER_CHARS, grade_blanks, grade_choice, grade_drill
+from practice.progress_link import decode_progress, encode_progress, sign_progress, unsign_progress
+from practice.questions import TOPICS, Question
+from practice.session import QuizState
 
 MAX_FOLLOWUP_CHARS = 4000
 """A written follow-up answer is for the learner's eyes only; this bounds what is kept."""

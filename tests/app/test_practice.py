@@ -10,15 +10,11 @@ import numpy as np
 import pytest
 
 from grpo_core import group_advantages
-from grpo_core.certificates import issue, sign_progress, verify
-from grpo_core.quiz import (
-    decode_progress,
-    encode_progress,
-    load_bank,
-    make_drill,
-    record_answer,
-    start_quiz,
-)
+from practice.bank import load_bank
+from practice.certificates import issue, verify
+from practice.drills import make_drill
+from practice.progress_link import decode_progress, encode_progress, sign_progress
+from practice.session import record_answer, start_quiz
 from tests.app.conftest import ROOT, latex, open_page, texts
 
 QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (

@@ -7,15 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grpo_core.certificates import sign_progress, verify
-from grpo_core.quiz import (
-    decode_progress,
-    encode_progress,
-    load_bank,
-    make_drill,
-    record_answer,
-    start_quiz,
-)
+from practice.bank import load_bank
+from practice.certificates import verify
+from practice.drills import make_drill
+from practice.progress_link import decode_progress, encode_progress, sign_progress
+from practice.session import record_answer, start_quiz
 from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
 
 pytestmark = pytest.mark.e2e
