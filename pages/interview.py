@@ -81,7 +81,7 @@ if current is not None:
     st.progress(progress(round_), text=f"Question {position} of {sc.total}")
     question = qw.by_id()[current]
     qw.header(question, f"Question {position}")
-    if qw.show_question(question, prefix=PREFIX, on_answer=on_answer):
+    if qw.show_question(question, prefix=PREFIX, seed=round_.seed, on_answer=on_answer):
         last = next_question(round_) is None
         st.button(
             "See my summary" if last else "Next question",

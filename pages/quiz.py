@@ -143,7 +143,11 @@ if current is not None and current in quiz.order:
     question = qw.by_id()[current]
     qw.header(question, f"Question {position}")
     answered = qw.show_question(
-        question, prefix=PREFIX, on_answer=on_answer, drill=qw.drill_for(quiz, current)
+        question,
+        prefix=PREFIX,
+        seed=quiz.seed,
+        on_answer=on_answer,
+        drill=qw.drill_for(quiz, current),
     )
     if answered:
         last = next_question(quiz) is None
@@ -239,4 +243,4 @@ if not wrong:
     st.success("Nothing: every answer was right.")
 for question in wrong:
     with st.container(border=True):
-        qw.answer_key(question, qw.drill_for(quiz, question.id))
+        qw.answer_key(question, quiz.seed, qw.drill_for(quiz, question.id))

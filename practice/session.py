@@ -5,10 +5,16 @@ a set of ids give the same quiz on every server (which is what lets a quiz trave
 link). ``record_answer`` and ``retry_missed`` return new states; the first answer to a
 question stands. A quiz passes with at least ``PASS_PERCENT`` of its questions right,
 compared exactly in whole numbers; only a full, finished, passed quiz earns a certificate.
+
+The options of a choice or redflag question are shown in ``option_order(question, seed)``:
+a permutation seeded by the quiz's seed and the question's id, so everyone who opens a
+shared quiz link sees the same order, a new quiz reorders them, and the bank file's order
+(where the right option may well come first) gives nothing away.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -140,3 +146,19 @@ def retry_missed(state: QuizState, seed: int | None = None) -> QuizState:
 def certificate_earned(state: QuizState) -> bool:
     """A full quiz, finished, with at least ``PASS_PERCENT`` right."""
     return state.full and state.finished and score(state).passing
+
+
+def option_order(question: Question, seed: int) -> tuple[int, ...]:
+    """The order to show ``question``'s options in: a permutation of their indices.
+
+    Element j is the index into ``question.options`` of the option shown j-th; a page
+    shows ``options[order[j]]`` and grades the option index the learner picked, so the
+    shown position maps back to the option. Seeded by (``seed``, the question's id)
+    through ``numpy.random.default_rng``, the same on every server; () for a question
+    without options. ValueError for a seed outside 0..MAX_SEED.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}.")
+    id_key = int.from_bytes(hashlib.sha256(question.id.encode("utf-8")).digest()[:8], "big")
+    rng = np.random.default_rng([seed, id_key])
+    return tuple(int(i) for i in rng.permutation(len(question.options)))

@@ -6,7 +6,7 @@ Markdown or HTML. The quiz's review of missed questions reuses the keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -47,23 +47,25 @@ def show_typed(labels, texts) -> None:
         st.text(text)
 
 
-def choice_feedback(question: Question, attempt: Attempt) -> None:
+def choice_feedback(question: Question, attempt: Attempt, order: Sequence[int]) -> None:
     """Right or not, with the picked option's reason, then every option's key."""
     chosen = question.options[attempt.chosen]
     if attempt.correct:
         st.success(f"**Right.** {chosen.why}")
     else:
         st.error(f"**Not this one.** {chosen.why}")
-    options_key(question, chosen=attempt.chosen)
+    options_key(question, order, chosen=attempt.chosen)
     explanation(question)
 
 
-def options_key(question: Question, chosen: int | None = None) -> None:
-    """Every option with why it is right or wrong; the answer and the learner's pick marked."""
+def options_key(question: Question, order: Sequence[int], chosen: int | None = None) -> None:
+    """Every option, in the shown ``order``, with why it is right or wrong; the answer and
+    the learner's pick (an option index) marked."""
     pick = "the wrong one, to pick" if question.kind == "redflag" else "the answer"
     with st.container(border=True):
         st.markdown("**Why each option**")
-        for i, option in enumerate(question.options):
+        for i in order:
+            option = question.options[i]
             tags = [pick] if i == question.answer else []
             tags += ["your pick"] if i == chosen else []
             mark = (

@@ -31,7 +31,7 @@ from practice.drills import Drill, make_drill
 from practice.grading import MAX_NUMBER_CHARS, grade_blanks, grade_choice, grade_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress, unsign_progress
 from practice.questions import TOPICS, Question
-from practice.session import QuizState
+from practice.session import QuizState, option_order
 from ui import quiz_feedback as fb
 from ui.quiz_feedback import Attempt
 
@@ -171,10 +171,11 @@ def header(question: Question, where: str) -> None:
 
 
 def show_question(
-    question: Question, *, prefix: str, on_answer: OnAnswer, drill: Drill | None = None
+    question: Question, *, prefix: str, seed: int, on_answer: OnAnswer, drill: Drill | None = None
 ) -> bool:
     """The question, its answer widgets and, after the attempt, the feedback.
 
+    ``seed`` is the quiz's (or round's): options are shown in ``option_order(question, seed)``.
     Returns True once the question is answered (and, for a follow-up, self-graded).
     """
     qid = question.id
@@ -185,14 +186,14 @@ def show_question(
         st.markdown(question.prompt)
 
     if attempt is None:
-        _form(question, prefix, drill, on_answer)
+        _form(question, prefix, option_order(question, seed), drill, on_answer)
         notice = st.session_state.get(f"{prefix}.notice")
         if notice and notice[0] == qid:
             st.warning(notice[1])
         return False
     # After the attempt the form gives way to what was answered, shown as plain text.
     if question.kind in ("choice", "redflag"):
-        fb.choice_feedback(question, attempt)
+        fb.choice_feedback(question, attempt, option_order(question, seed))
     elif question.kind == "blanks":
         fb.show_typed(question.blanks, attempt.typed)
         fb.blanks_feedback(question, attempt)
@@ -207,15 +208,25 @@ def show_question(
     return True
 
 
-def _form(question: Question, prefix: str, drill: Drill | None, on_answer: OnAnswer) -> None:
-    """The answer widgets and the button that grades them (nothing reruns before it)."""
+def _form(
+    question: Question,
+    prefix: str,
+    order: tuple[int, ...],
+    drill: Drill | None,
+    on_answer: OnAnswer,
+) -> None:
+    """The answer widgets and the button that grades them (nothing reruns before it).
+
+    The radio's values are option indices listed in the shown ``order``, so what the
+    learner picks is the option itself, whatever position it was shown at.
+    """
     qid = question.id
     with st.form(key=f"{prefix}.form.{qid}", border=False, enter_to_submit=True):
         if question.kind in ("choice", "redflag"):
             label = "Pick the wrong one" if question.kind == "redflag" else "Your answer"
             st.radio(
                 label,
-                range(len(question.options)),
+                order,
                 index=None,
                 format_func=lambda i: question.options[i].text,
                 key=f"{prefix}.choice.{qid}",
@@ -253,12 +264,15 @@ def _form(question: Question, prefix: str, drill: Drill | None, on_answer: OnAns
         )
 
 
-def answer_key(question: Question, drill: Drill | None = None) -> None:
-    """The review of a missed question: the prompt, the answer and the explanation."""
+def answer_key(question: Question, seed: int, drill: Drill | None = None) -> None:
+    """The review of a missed question: the prompt, the answer and the explanation.
+
+    Options are listed in the order the quiz with ``seed`` showed them.
+    """
     header(question, "Missed")
     st.markdown(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
-        fb.options_key(question)
+        fb.options_key(question, option_order(question, seed))
         fb.explanation(question)
     elif question.kind == "blanks":
         fb.blanks_key(question)

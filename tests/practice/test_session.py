@@ -1,5 +1,7 @@
 """practice.session: a seeded order, answers, the score, the pass mark and retries."""
 
+from collections import Counter
+
 import pytest
 
 from practice.bank import load_bank
@@ -8,6 +10,7 @@ from practice.session import (
     missed,
     missed_questions,
     next_question,
+    option_order,
     progress,
     record_answer,
     retry_missed,
@@ -85,3 +88,47 @@ def test_progress_is_the_share_answered():
     for qid in state.order:
         state = record_answer(state, qid, True)
     assert progress(state) == 1
+
+
+# --- the options' order -------------------------------------------------------------------
+
+WITH_OPTIONS = [q for q in BANK if q.kind in ("choice", "redflag")]
+
+
+def test_option_order_is_a_permutation_fixed_by_seed_and_id():
+    for q in WITH_OPTIONS:
+        order = option_order(q, 42)
+        assert sorted(order) == list(range(len(q.options))), q.id
+        assert option_order(q, 42) == order
+    assert all(option_order(q, 42) == () for q in BANK if not q.options)
+
+
+def test_option_order_varies_across_seeds_and_questions():
+    q = WITH_OPTIONS[0]
+    assert len({option_order(q, seed) for seed in range(50)}) > 5
+    same_size = [p for p in WITH_OPTIONS if len(p.options) == len(q.options)]
+    assert len({option_order(p, 7) for p in same_size}) > 1
+
+
+def test_option_order_depends_only_on_the_seed_and_the_question():
+    """Not on the bank's order: the same question in a reversed bank gets the same order."""
+    before = {q.id: option_order(q, 3) for q in WITH_OPTIONS}
+    assert {q.id: option_order(q, 3) for q in reversed(WITH_OPTIONS)} == before
+
+
+def test_the_right_answer_is_shown_at_every_position_about_equally():
+    """Over the bank and many quizzes no position holds the right answer much more than
+    1/n_options of the time, whatever the bank file's order."""
+    for n_options in {len(q.options) for q in WITH_OPTIONS}:
+        items = [q for q in WITH_OPTIONS if len(q.options) == n_options]
+        counts = Counter(
+            option_order(q, seed).index(q.answer) for q in items for seed in range(300)
+        )
+        total = sum(counts.values())
+        assert set(counts) == set(range(n_options)), n_options
+        assert max(counts.values()) / total < 1 / n_options + 0.05, (n_options, counts)
+
+
+def test_option_order_refuses_a_bad_seed():
+    with pytest.raises(ValueError, match="seed"):
+        option_order(WITH_OPTIONS[0], -1)
