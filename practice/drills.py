@@ -31,7 +31,7 @@ class Drill:
 
     convention: str
     rewards: tuple[float, ...]
-    """(K,) the rewards of one group."""
+    """(group_size,) the rewards of one group."""
     ask: int
     """1-based index of the asked advantage."""
     expected: float

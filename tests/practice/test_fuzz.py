@@ -41,10 +41,14 @@ FUZZED = sorted(name for name, p in PLANS.items() if p is not None)
 def test_the_fuzzer_reaches_the_input_functions():
     """The functions that take what a user types or a URL carries are all fuzzed."""
     must = {
-        "certificates.check_name", "certificates.verify", "progress_link.unsign_progress",
-        "answer_text.normalise_answer", "grading.parse_number", "grading.grade_numeric",
+        "certificates.check_name",
+        "certificates.verify",
+        "progress_link.unsign_progress",
+        "answer_text.normalise_answer",
+        "grading.parse_number",
+        "grading.grade_numeric",
         "grading.check_formula_blanks",
-    }  # fmt: skip
+    }
     assert must <= set(FUNCTIONS), sorted(must - set(FUNCTIONS))
     assert must <= set(FUZZED), sorted(must - set(FUZZED))
 
