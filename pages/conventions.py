@@ -11,8 +11,8 @@ from grpo_core.analysis import (
     numpy_snippet,
     scaling_comparison,
 )
-from grpo_core.certificates import markdown_safe
 from ui import charts, controls, lab, lab_charts, narrate, state
+from ui.text import markdown_safe
 
 TYPED = "1, 0, 1, 1; 0.9, 0.2, 0.5, 0.7"
 PROMPT_A, PROMPT_B = "0, 1, 0, 1", "0, 100, 50, 100"

@@ -5,7 +5,7 @@ import time
 
 import streamlit as st
 
-from grpo_core.quiz import MAX_SEED, next_question, progress, record_answer, score, start_quiz
+from practice.session import MAX_SEED, next_question, progress, record_answer, score, start_quiz
 from ui import quiz_widgets as qw
 from ui import state
 
@@ -81,7 +81,7 @@ if current is not None:
     st.progress(progress(round_), text=f"Question {position} of {sc.total}")
     question = qw.by_id()[current]
     qw.header(question, f"Question {position}")
-    if qw.show_question(question, prefix=PREFIX, on_answer=on_answer):
+    if qw.show_question(question, prefix=PREFIX, seed=round_.seed, on_answer=on_answer):
         last = next_question(round_) is None
         st.button(
             "See my summary" if last else "Next question",

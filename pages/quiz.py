@@ -4,11 +4,11 @@ import secrets
 
 import streamlit as st
 
-from grpo_core.certificates import MAX_NAME_CHARS, issue, markdown_safe, verify
-from grpo_core.quiz import (
-    KINDS,
+from practice.certificates import MAX_NAME_CHARS, issue, verify
+from practice.questions import KINDS, TOPICS
+from practice.session import (
     MAX_SEED,
-    TOPICS,
+    PASS_PERCENT,
     certificate_earned,
     missed_questions,
     next_question,
@@ -21,6 +21,7 @@ from grpo_core.quiz import (
 from ui import quiz_widgets as qw
 from ui import state
 from ui.secret import cert_secret_or_problem
+from ui.text import markdown_safe
 
 PREFIX = "qz"
 
@@ -86,7 +87,7 @@ st.title("Quiz")
 st.markdown(
     "One question at a time. Answer first: the feedback, with why each answer is right or "
     "wrong, appears after you press **Check**. At the end you get your score, a review of "
-    "what you missed and a retry; a full quiz with 80% right earns a certificate."
+    f"what you missed and a retry; a full quiz with {PASS_PERCENT}% right earns a certificate."
 )
 secret, secret_problem = cert_secret_or_problem()
 
@@ -142,7 +143,11 @@ if current is not None and current in quiz.order:
     question = qw.by_id()[current]
     qw.header(question, f"Question {position}")
     answered = qw.show_question(
-        question, prefix=PREFIX, on_answer=on_answer, drill=qw.drill_for(quiz, current)
+        question,
+        prefix=PREFIX,
+        seed=quiz.seed,
+        on_answer=on_answer,
+        drill=qw.drill_for(quiz, current),
     )
     if answered:
         last = next_question(quiz) is None
@@ -165,7 +170,10 @@ if not quiz.full:
         "earns a certificate."
     )
 elif not sc.passing:
-    st.caption("A certificate needs at least 80% of the full quiz right: retry what you missed.")
+    st.caption(
+        f"A certificate needs at least {PASS_PERCENT}% of the full quiz right: retry what you "
+        "missed."
+    )
 
 wrong = missed_questions(quiz, qw.bank())
 buttons = st.container(horizontal=True)
@@ -178,9 +186,12 @@ if wrong:
         icon=":material/replay:",
     )
 buttons.button(
-    "Start a new full quiz", key="qz.restart", on_click=new_quiz, args=(True,),
+    "Start a new full quiz",
+    key="qz.restart",
+    on_click=new_quiz,
+    args=(True,),
     icon=":material/shuffle:",
-)  # fmt: skip
+)
 
 if certificate_earned(quiz):
     st.subheader("Your certificate")
@@ -232,4 +243,4 @@ if not wrong:
     st.success("Nothing: every answer was right.")
 for question in wrong:
     with st.container(border=True):
-        qw.answer_key(question, qw.drill_for(quiz, question.id))
+        qw.answer_key(question, quiz.seed, qw.drill_for(quiz, question.id))

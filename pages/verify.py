@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from grpo_core.certificates import markdown_safe, verify
+from practice.certificates import verify
 from ui import state
 from ui.secret import cert_secret_or_problem
+from ui.text import markdown_safe
 
 MAX_ID_CHARS = 600  # an ID for an 80-character name of 4-byte characters is under 470
 

@@ -12,9 +12,9 @@ import pandas as pd
 import streamlit as st
 
 from grpo_core import CONVENTIONS
-from grpo_core.certificates import markdown_safe
 from grpo_core.conventions import SCALES
 from ui import state
+from ui.text import markdown_safe
 
 
 def _bind(key: str) -> dict:

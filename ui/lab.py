@@ -10,10 +10,10 @@ import math
 import streamlit as st
 
 import content
-from grpo_core.certificates import markdown_safe
 from grpo_core.explain import fmt
 from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
 from ui import state
+from ui.text import markdown_safe
 
 CONTENT = content.read_toml("lab.toml")
 

@@ -2,9 +2,10 @@
 
 A question is answered in a form, so nothing is revealed (or rerun) until the
 learner presses Check (or "Reveal model answer" for a follow-up). The grading
-comes from grpo_core.quiz; what was graded is kept per question id in
-``st.session_state["<prefix>.graded"]``, and a page learns of an answer
-through its ``on_answer(question_id, correct)`` callback.
+comes from ``practice.grading``; what was graded is kept as an ``Attempt`` per question id
+in ``st.session_state["<prefix>.graded"]``, and a page learns of an answer through its
+``on_answer(question_id, correct)`` callback. What is shown after the attempt is in
+``ui.quiz_feedback``.
 
 Widget keys, for a page prefix ``p`` and question id ``q``: ``p.choice.q``,
 ``p.blank.q.<j>``, ``p.num.q``, ``p.text.q`` (inputs) and ``p.check.q``,
@@ -13,31 +14,26 @@ Widget keys, for a page prefix ``p`` and question id ``q``: ``p.choice.q``,
 
 from __future__ import annotations
 
+import functools
 import html
 import string
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 import numpy as np
 import streamlit as st
 
 import content
-from grpo_core.certificates import sign_progress, unsign_progress
-from grpo_core.quiz import (
-    MAX_ANSWER_CHARS,
-    MAX_NUMBER_CHARS,
-    TOPICS,
-    Drill,
-    Question,
-    QuizState,
-    decode_progress,
-    encode_progress,
-    grade_blanks,
-    grade_choice,
-    grade_drill,
-    load_bank,
-    make_drill,
-)
+from practice.answer_text import MAX_ANSWER_CHARS
+from practice.bank import load_bank
+from practice.drills import Drill, make_drill
+from practice.grading import MAX_NUMBER_CHARS, grade_blanks, grade_choice, grade_drill
+from practice.progress_link import decode_progress, encode_progress, sign_progress, unsign_progress
+from practice.questions import TOPICS, Question
+from practice.session import QuizState, option_order
+from ui import quiz_feedback as fb
+from ui.quiz_feedback import Attempt
 
 MAX_FOLLOWUP_CHARS = 4000
 """A written follow-up answer is for the learner's eyes only; this bounds what is kept."""
@@ -96,11 +92,11 @@ def drill_for(quiz: QuizState, question_id: str) -> Drill | None:
 # --- answering one question ------------------------------------------------------------------
 
 
-def _graded(prefix: str) -> dict:
+def _graded(prefix: str) -> dict[str, Attempt]:
     return st.session_state.setdefault(f"{prefix}.graded", {})
 
 
-def graded(prefix: str, question_id: str) -> dict | None:
+def graded(prefix: str, question_id: str) -> Attempt | None:
     """What was graded for this question in this round, or None before the attempt."""
     return _graded(prefix).get(question_id)
 
@@ -130,41 +126,39 @@ def _check(question: Question, prefix: str, drill: Drill | None, on_answer: OnAn
         if chosen is None:
             return _notice(prefix, qid, "Pick an option first, then press Check.")
         result = grade_choice(question, int(chosen))
-        record = {"chosen": int(chosen), "correct": result.correct}
+        attempt = Attempt(result.correct, chosen=int(chosen))
     elif question.kind == "blanks":
         answers = [s.get(f"{prefix}.blank.{qid}.{j}") or "" for j in range(len(question.blanks))]
         if any(not a.strip() for a in answers):
             return _notice(prefix, qid, "Fill in every blank first, then press Check.")
         results = grade_blanks(question, answers)
-        typed = [a[:MAX_ANSWER_CHARS] for a in answers]
-        record = {"results": results, "correct": all(r.correct for r in results), "typed": typed}
+        typed = tuple(a[:MAX_ANSWER_CHARS] for a in answers)
+        attempt = Attempt(all(r.correct for r in results), typed=typed, results=results)
     elif question.kind == "numeric":
         text = s.get(f"{prefix}.num.{qid}") or ""
         result = grade_drill(drill, text)
         if result.value is None:  # not a number: a typo, not an attempt
             return _notice(prefix, qid, result.feedback)
-        record = {
-            "result": result,
-            "correct": result.correct,
-            "typed": [text.strip()[:MAX_NUMBER_CHARS]],
-        }
+        typed = (text.strip()[:MAX_NUMBER_CHARS],)
+        attempt = Attempt(result.correct, typed=typed, numeric=result)
     else:  # followup: reveal, then the learner grades themself
         text = s.get(f"{prefix}.text.{qid}") or ""
         if not text.strip():
             return _notice(
                 prefix, qid, "Write your answer first (a few lines is enough), then reveal."
             )
-        _graded(prefix)[qid] = {"correct": None, "typed": text[:MAX_FOLLOWUP_CHARS]}
+        _graded(prefix)[qid] = Attempt(None, typed=(text[:MAX_FOLLOWUP_CHARS],))
         return
-    _graded(prefix)[qid] = record
-    on_answer(qid, record["correct"])
+    _graded(prefix)[qid] = attempt
+    on_answer(qid, attempt.correct)
 
 
-def _self_grade(question_id: str, prefix: str, correct: bool, on_answer: OnAnswer) -> None:
-    record = _graded(prefix).get(question_id)
-    if record is None or record["correct"] is not None:
+def _self_grade(question_id: str, prefix: str, on_answer: OnAnswer, correct: bool) -> None:
+    """A follow-up's self-grading (a button callback); the first grade stands."""
+    attempt = _graded(prefix).get(question_id)
+    if attempt is None or attempt.correct is not None:
         return
-    record["correct"] = correct
+    _graded(prefix)[question_id] = replace(attempt, correct=correct)
     on_answer(question_id, correct)
 
 
@@ -177,48 +171,62 @@ def header(question: Question, where: str) -> None:
 
 
 def show_question(
-    question: Question, *, prefix: str, on_answer: OnAnswer, drill: Drill | None = None
+    question: Question, *, prefix: str, seed: int, on_answer: OnAnswer, drill: Drill | None = None
 ) -> bool:
     """The question, its answer widgets and, after the attempt, the feedback.
 
+    ``seed`` is the quiz's (or round's): options are shown in ``option_order(question, seed)``.
     Returns True once the question is answered (and, for a follow-up, self-graded).
     """
     qid = question.id
-    record = graded(prefix, qid)
+    attempt = graded(prefix, qid)
     if question.kind == "numeric":
         st.markdown(drill.prompt)
     else:
         st.markdown(question.prompt)
 
-    if record is None:
-        _form(question, prefix, drill, on_answer)
+    if attempt is None:
+        _form(question, prefix, option_order(question, seed), drill, on_answer)
         notice = st.session_state.get(f"{prefix}.notice")
         if notice and notice[0] == qid:
             st.warning(notice[1])
         return False
     # After the attempt the form gives way to what was answered, shown as plain text.
     if question.kind in ("choice", "redflag"):
-        _choice_feedback(question, record)
+        fb.choice_feedback(question, attempt, option_order(question, seed))
     elif question.kind == "blanks":
-        _typed(question.blanks, record["typed"])
-        _blanks_feedback(question, record)
+        fb.show_typed(question.blanks, attempt.typed)
+        fb.blanks_feedback(question, attempt)
     elif question.kind == "numeric":
-        _typed([f"Your value of A_{drill.ask}"], record["typed"])
-        _numeric_feedback(question, record, drill)
+        fb.show_typed([f"Your value of A_{drill.ask}"], attempt.typed)
+        fb.numeric_feedback(question, attempt, drill)
     else:
-        return _followup_feedback(question, record, prefix, on_answer)
+        on_self_grade = functools.partial(_self_grade, qid, prefix, on_answer)
+        return fb.followup_feedback(
+            question, attempt, key_prefix=prefix, on_self_grade=on_self_grade
+        )
     return True
 
 
-def _form(question: Question, prefix: str, drill: Drill | None, on_answer: OnAnswer) -> None:
-    """The answer widgets and the button that grades them (nothing reruns before it)."""
+def _form(
+    question: Question,
+    prefix: str,
+    order: tuple[int, ...],
+    drill: Drill | None,
+    on_answer: OnAnswer,
+) -> None:
+    """The answer widgets and the button that grades them (nothing reruns before it).
+
+    The radio's values are option indices listed in the shown ``order``, so what the
+    learner picks is the option itself, whatever position it was shown at.
+    """
     qid = question.id
     with st.form(key=f"{prefix}.form.{qid}", border=False, enter_to_submit=True):
         if question.kind in ("choice", "redflag"):
             label = "Pick the wrong one" if question.kind == "redflag" else "Your answer"
             st.radio(
                 label,
-                range(len(question.options)),
+                order,
                 index=None,
                 format_func=lambda i: question.options[i].text,
                 key=f"{prefix}.choice.{qid}",
@@ -227,7 +235,7 @@ def _form(question: Question, prefix: str, drill: Drill | None, on_answer: OnAns
             columns = st.columns(len(question.blanks))
             for j, (blank, column) in enumerate(zip(question.blanks, columns, strict=True)):
                 column.text_input(
-                    _label(blank.label),
+                    fb.label(blank.label),
                     max_chars=MAX_ANSWER_CHARS,
                     key=f"{prefix}.blank.{qid}.{j}",
                     placeholder="a word, a symbol or LaTeX",
@@ -256,141 +264,25 @@ def _form(question: Question, prefix: str, drill: Drill | None, on_answer: OnAns
         )
 
 
-def _label(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def answer_key(question: Question, seed: int, drill: Drill | None = None) -> None:
+    """The review of a missed question: the prompt, the answer and the explanation.
 
-
-def _typed(labels, typed) -> None:
-    """What the learner typed, as plain text (never Markdown or HTML)."""
-    for label, text in zip(labels, typed, strict=True):
-        name = label if isinstance(label, str) else _label(label.label)
-        st.caption(f"You wrote ({name}):")
-        st.text(text)
-
-
-def _choice_feedback(question: Question, record: dict) -> None:
-    chosen = question.options[record["chosen"]]
-    if record["correct"]:
-        st.success(f"**Right.** {chosen.why}")
-    else:
-        st.error(f"**Not this one.** {chosen.why}")
-    _options_key(question, chosen=record["chosen"])
-    _explanation(question)
-
-
-def _options_key(question: Question, chosen: int | None = None) -> None:
-    """Every option with why it is right or wrong; the answer and the learner's pick marked."""
-    pick = "the wrong one, to pick" if question.kind == "redflag" else "the answer"
-    with st.container(border=True):
-        st.markdown("**Why each option**")
-        for i, option in enumerate(question.options):
-            tags = [pick] if i == question.answer else []
-            tags += ["your pick"] if i == chosen else []
-            mark = (
-                ":green[:material/check_circle:]"
-                if i == question.answer
-                else ":gray[:material/cancel:]"
-            )
-            tag = f" *({', '.join(tags)})*" if tags else ""
-            st.markdown(f"{mark} {option.text}{tag}  \n{option.why}")
-
-
-def _blanks_feedback(question: Question, record: dict) -> None:
-    results = record["results"]
-    right = sum(r.correct for r in results)
-    if record["correct"]:
-        st.success("**Right: every blank.**")
-    else:
-        st.error(f"**Not quite: {right} of {len(results)} blanks right.**")
-    for blank, result in zip(question.blanks, results, strict=True):
-        text = f"**{_label(blank.label)}.** {result.feedback}"
-        (st.success if result.correct else st.error)(text)
-    _blanks_key(question)
-    _explanation(question)
-
-
-def _blanks_key(question: Question) -> None:
-    lines = [f"- {_label(b.label)}: **{b.answer}**" for b in question.blanks]
-    st.markdown("**Model answer**\n\n" + "\n".join(lines))
-
-
-def _numeric_feedback(question: Question, record: dict, drill: Drill) -> None:
-    result = record["result"]
-    (st.success if result.correct else st.error)(result.feedback)
-    worked_solution(drill)
-    _explanation(question)
-
-
-def worked_solution(drill: Drill) -> None:
-    with st.container(border=True):
-        st.markdown("**Worked solution**")
-        for line in drill.solution:
-            st.latex(line)
-
-
-def _followup_feedback(question: Question, record: dict, prefix: str, on_answer: OnAnswer) -> bool:
-    mine, model = st.columns(2)
-    with mine.container(border=True):
-        st.markdown("**Your answer**")
-        st.text(record["typed"])
-    with model:
-        _followup_key(question)
-    qid = question.id
-    if record["correct"] is None:
-        st.markdown("**Did your answer make these points?** Grade yourself honestly.")
-        left, right = st.columns(2)
-        left.button(
-            "Yes, I covered them",
-            key=f"{prefix}.got.{qid}",
-            icon=":material/check:",
-            width="stretch",
-            on_click=_self_grade,
-            args=(qid, prefix, True, on_answer),
-        )
-        right.button(
-            "Not yet: count it as missed",
-            key=f"{prefix}.missed.{qid}",
-            icon=":material/close:",
-            width="stretch",
-            on_click=_self_grade,
-            args=(qid, prefix, False, on_answer),
-        )
-        return False
-    if record["correct"]:
-        st.success("You marked this as covered.")
-    else:
-        st.error("You marked this as missed: it will be in your review.")
-    return True
-
-
-def _followup_key(question: Question) -> None:
-    with st.container(border=True):
-        st.markdown(f"**Model answer.** {question.model_answer}")
-        st.markdown("**Key points**\n\n" + "\n".join(f"- {p}" for p in question.key_points))
-        if question.explanation:
-            st.markdown(question.explanation)
-
-
-def _explanation(question: Question) -> None:
-    st.info(f"**Explanation.** {question.explanation}", icon=":material/school:")
-
-
-def answer_key(question: Question, drill: Drill | None = None) -> None:
-    """The review of a missed question: the prompt, the answer and the explanation."""
+    Options are listed in the order the quiz with ``seed`` showed them.
+    """
     header(question, "Missed")
     st.markdown(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
-        _options_key(question)
-        _explanation(question)
+        fb.options_key(question, option_order(question, seed))
+        fb.explanation(question)
     elif question.kind == "blanks":
-        _blanks_key(question)
-        _explanation(question)
+        fb.blanks_key(question)
+        fb.explanation(question)
     elif question.kind == "numeric":
         st.markdown(f"**Answer:** $A_{{{drill.ask}}} \\approx {drill.expected:.4f}$")
-        worked_solution(drill)
-        _explanation(question)
+        fb.worked_solution(drill)
+        fb.explanation(question)
     else:
-        _followup_key(question)
+        fb.followup_key(question)
 
 
 # --- the clock and the certificate -----------------------------------------------------------

@@ -10,15 +10,11 @@ import numpy as np
 import pytest
 
 from grpo_core import group_advantages
-from grpo_core.certificates import issue, sign_progress, verify
-from grpo_core.quiz import (
-    decode_progress,
-    encode_progress,
-    load_bank,
-    make_drill,
-    record_answer,
-    start_quiz,
-)
+from practice.bank import load_bank
+from practice.certificates import issue, verify
+from practice.drills import make_drill
+from practice.progress_link import decode_progress, encode_progress, sign_progress
+from practice.session import option_order, record_answer, score, start_quiz
 from tests.app.conftest import ROOT, latex, open_page, texts
 
 QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (
@@ -357,6 +353,33 @@ def test_new_quiz_with_a_seed_and_a_filter():
     at.button(key="qz.new").click().run()
     assert any("whole number" in w for w in texts(at, "warning"))
     assert quiz_of(at) == quiz
+
+
+def test_picking_the_first_option_every_time_no_longer_scores_full_marks():
+    """The bank lists the right option first; the quiz shows the options in a seeded order,
+    so a learner who always picks the first option shown does not pass by it."""
+    at = open_page(QUIZ)
+    at.multiselect(key="qz.kinds").set_value(["choice", "redflag"])
+    at.text_input(key="qz.seed_in").set_value("42")
+    at.button(key="qz.new").click().run()
+    assert {BY_ID[qid].kind for qid in quiz_of(at).order} == {"choice", "redflag"}
+    while current(at) is not None:
+        qid = current(at)
+        radio = at.radio(key=f"qz.choice.{qid}")
+        texts_in_bank = [o.text for o in BY_ID[qid].options]
+        radio.set_value(texts_in_bank.index(radio.options[0]))  # the first option shown
+        at.button(key=f"qz.check.{qid}").click().run()
+        assert not at.exception, at.exception
+        at.button(key="qz.next").click().run()
+    sc = score(quiz_of(at))
+    assert sc.answered == sc.total and sc.correct < sc.total
+
+
+def test_a_shared_quiz_link_shows_the_options_in_the_same_order():
+    qid = "choice-which-rewards"
+    shown = [open_quiz_at(qid, seed=11).radio(key=f"qz.choice.{qid}").options for _ in range(2)]
+    assert shown[0] == shown[1]
+    assert shown[0] == [BY_ID[qid].options[i].text for i in option_order(BY_ID[qid], 11)]
 
 
 # --- hostile input -------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from bench.stclient import Session
-from grpo_core.certificates import issue
+from practice.certificates import issue
 
 pytestmark = pytest.mark.deploy
 

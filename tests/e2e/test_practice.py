@@ -7,15 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grpo_core.certificates import sign_progress, verify
-from grpo_core.quiz import (
-    decode_progress,
-    encode_progress,
-    load_bank,
-    make_drill,
-    record_answer,
-    start_quiz,
-)
+from practice.bank import load_bank
+from practice.certificates import verify
+from practice.drills import make_drill
+from practice.progress_link import decode_progress, encode_progress, sign_progress
+from practice.session import option_order, record_answer, start_quiz
 from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
 
 pytestmark = pytest.mark.e2e
@@ -59,7 +55,8 @@ def answer_right(page, quiz, qid: str) -> None:
     q = BANK[qid]
     main = page.locator('[data-testid="stMain"]')
     if q.kind in ("choice", "redflag"):
-        main.locator('[data-testid="stRadio"] [role="radiogroup"] label').nth(q.answer).click()
+        shown_at = option_order(q, quiz.seed).index(q.answer)  # the options are shuffled
+        main.locator('[data-testid="stRadio"] [role="radiogroup"] label').nth(shown_at).click()
         main.get_by_role("button", name="Check").click()
         checked(page)
     elif q.kind == "blanks":

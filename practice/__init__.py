@@ -1,0 +1,14 @@
+"""The practice engine: questions, grading, drills, quizzes and certificates, without Streamlit.
+
+- ``questions``: the records of the bank (Question, Option, Blank, DrillTemplate) and the kinds.
+- ``bank``: ``load_bank`` reads and validates ``content/questions.toml``.
+- ``answer_text``: how a typed formula or phrase is normalised before it is compared.
+- ``grading``: the formula-blank grader and the other ``grade_*`` functions, ``parse_number``.
+- ``drills``: numeric drills with fresh rewards and a worked solution.
+- ``session``: one quiz (``QuizState``), its score, the pass mark, retries.
+- ``progress_link``: a quiz as a short, signed URL parameter and back.
+- ``certificates``: HMAC-signed certificate IDs for a passed quiz.
+
+It imports ``grpo_core`` (the math) and ``content`` (the loader), never streamlit, ``ui`` or
+``pages``.
+"""

@@ -1,0 +1,244 @@
+"""Numeric drills: fresh rewards for a question, the advantage to compute and its worked solution.
+
+Contract: ``make_drill`` draws a group from a ``DrillTemplate`` with the given
+``numpy.random.Generator`` (same generator state, same drill), computes the expected
+advantage with ``grpo_core.group_advantages`` under the template's convention, and
+writes a worked solution (one LaTeX line per step) whose numbers come from
+``grpo_core.advantage_trace``, so the solution and the grading cannot disagree. The
+conventions' parameters (ddof, eps, clamp) are read from ``grpo_core.get_convention``,
+never restated here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from grpo_core import advantage_trace, get_convention, group_advantages
+from practice.questions import DrillTemplate
+
+
+@dataclass(frozen=True)
+class Drill:
+    """One numeric drill, drawn from a template: rewards, the question and its solution.
+
+    ``mean``, ``baseline``, ``centred``, ``std``, ``denominator`` and ``expected``
+    are the numbers of the worked solution, taken from ``advantage_trace`` and
+    ``group_advantages`` on ``rewards``.
+    """
+
+    convention: str
+    rewards: tuple[float, ...]
+    """(group_size,) the rewards of one group."""
+    ask: int
+    """1-based index of the asked advantage."""
+    expected: float
+    """A_ask, from ``group_advantages(rewards, convention=convention)``."""
+    tol: float
+    prompt: str
+    """The rewards and the question, Markdown with LaTeX."""
+    solution: tuple[str, ...]
+    """The worked solution: one LaTeX line per step, with the numbers."""
+    mean: float
+    baseline: float
+    """What is subtracted from R_ask: the group mean, or the mean of the others (RLOO)."""
+    centred: float
+    """R_ask - baseline (times K/(K-1) for RLOO, which makes it the advantage)."""
+    std: float | None
+    """Group std with the convention's ddof; None when the convention does not divide."""
+    denominator: float | None
+    mistakes: tuple[tuple[float, str], ...] = field(default=(), repr=False)
+    """(value, feedback) for answers that follow a classic mistake."""
+
+
+def make_drill(template: DrillTemplate, rng: np.random.Generator) -> Drill:
+    """Fresh rewards for ``template``, the asked advantage and its worked solution.
+
+    The group size K is drawn from ``min_group_size..max_group_size``; binary rewards
+    have at least one 0 and one 1, continuous ones (one decimal in [0, 1]) are not all
+    equal, a tie repeats one value. The expected value is ``group_advantages`` on those rewards.
+    """
+    group_size = int(rng.integers(template.min_group_size, template.max_group_size + 1))
+    while True:
+        if template.rewards == "binary":
+            rewards = rng.integers(0, 2, size=group_size).astype(float)
+        elif template.rewards == "continuous":
+            rewards = rng.integers(0, 11, size=group_size) / 10
+        else:
+            rewards = np.full(group_size, rng.integers(0, 11) / 10)
+        if template.rewards == "tie" or np.ptp(rewards) > 0:
+            break
+    conv = get_convention(template.convention)
+    i = template.ask - 1
+    expected = float(group_advantages(rewards, convention=conv.name)[i])
+    trace = advantage_trace(rewards, convention=conv.name)
+    divides = conv.scale != "none"
+    drill = Drill(
+        convention=conv.name,
+        rewards=tuple(float(r) for r in rewards),
+        ask=template.ask,
+        expected=expected,
+        tol=template.tol,
+        prompt=_drill_prompt(rewards, template.ask, conv.name),
+        solution=(),
+        mean=float(trace.mean[0]),
+        baseline=float(trace.baseline[i]),
+        centred=float(trace.centred[i]),
+        std=float(trace.std[0]) if divides else None,
+        denominator=float(trace.denominator[0]) if divides else None,
+    )
+    return _with_solution(drill, bool(trace.zero_spread[0]), bool(trace.clamped[i]))
+
+
+_CONVENTION_WORDS = {  # {ddof}, {eps} and {clip} are read from grpo_core.conventions
+    "trl": "TRL's default convention (group mean, sample std with ddof = {ddof}, eps = ${eps}$)",
+    "verl": "verl's convention (group mean, sample std with ddof = {ddof}, eps = ${eps}$)",
+    "openrlhf": "OpenRLHF's group_norm (group mean, sample std with ddof = {ddof}, "
+    "eps = ${eps}$, advantages clamped to ±{clip})",
+    "dr-grpo": "Dr. GRPO (centre on the group mean, no division)",
+    "rloo": "RLOO (baseline: the mean of the other K - 1 rewards, no division)",
+    "zscore": "the textbook z-score (population std with ddof = {ddof}, no eps)",
+}
+
+
+def _convention_words(convention: str) -> str:
+    """How a drill's prompt names ``convention``, with its ddof, eps and clamp from the registry."""
+    conv = get_convention(convention)
+    clip = "" if conv.clip is None else _num(conv.clip)
+    return _CONVENTION_WORDS[conv.name].format(ddof=conv.ddof, eps=_num(conv.eps), clip=clip)
+
+
+def _drill_prompt(rewards: np.ndarray, ask: int, convention: str) -> str:
+    shown = ", ".join(_num(r) for r in rewards)
+    return (
+        f"The K = {len(rewards)} rewards of one prompt are $R = ({shown})$. "
+        f"Compute $A_{{{ask}}}$ under {_convention_words(convention)}."
+    )
+
+
+def _num(x: float) -> str:
+    """A number for a worked solution: up to 4 decimals, or a power of ten when tiny."""
+    if abs(x) < 1e-12:
+        return "0"  # rounding noise of an exact 0 (eps, the smallest shown, is 1e-9)
+    if abs(x) < 1e-3:
+        mantissa, exponent = f"{x:.3e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        power = f"10^{{{int(exponent)}}}"
+        return power if mantissa == "1" else f"{mantissa} \\times {power}"
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _eq(x: float) -> str:
+    """ "=" when the shown number is exact, "\\approx" when it is rounded."""
+    try:
+        return "=" if float(_num(x)) == x else r"\approx"
+    except ValueError:
+        return r"\approx"
+
+
+def _with_solution(d: Drill, tied: bool, clamped: bool) -> Drill:
+    conv = get_convention(d.convention)
+    r = np.array(d.rewards)
+    group_size, i = len(r), d.ask
+    lines = [rf"R = ({', '.join(_num(x) for x in r)}),\quad K = {group_size}"]
+    total = " + ".join(_num(x) for x in r)
+    lines.append(rf"\bar R = \frac{{{total}}}{{{group_size}}} {_eq(d.mean)} {_num(d.mean)}")
+    if conv.baseline == "leave-one-out":
+        others = float(r.sum() - r[i - 1])
+        lines.append(
+            rf"b_{{{i}}} = \frac{{\sum_{{j \ne {i}}} R_j}}{{K - 1}} = \frac{{{_num(others)}}}"
+            rf"{{{group_size - 1}}} {_eq(d.baseline)} {_num(d.baseline)}"
+        )
+        lines.append(
+            rf"A_{{{i}}} = R_{{{i}}} - b_{{{i}}} = {_num(r[i - 1])} - {_num(d.baseline)} "
+            rf"{_eq(d.expected)} {_num(d.expected)}"
+        )
+        return _finish(d, lines, conv)
+    lines.append(
+        rf"R_{{{i}}} - \bar R = {_num(r[i - 1])} - {_num(d.mean)} {_eq(d.centred)} "
+        rf"{_num(d.centred)}"
+    )
+    if conv.scale == "none":
+        lines.append(
+            rf"A_{{{i}}} = R_{{{i}}} - \bar R {_eq(d.expected)} {_num(d.expected)}"
+            r"\quad\text{(no division by the std)}"
+        )
+        return _finish(d, lines, conv)
+    if tied:
+        lines.append(
+            r"\text{every reward equals } \bar R\text{: the spread is 0 and every centred "
+            rf"reward is 0, so }} A_{{{i}}} = 0"
+        )
+        return _finish(d, lines, conv)
+    squares = float(np.sum((r - d.mean) ** 2))
+    n = group_size - conv.ddof
+    which = "K - 1" if conv.ddof == 1 else "K"
+    lines.append(
+        rf"\sigma = \sqrt{{\frac{{\sum_j (R_j - \bar R)^2}}{{{which}}}}} = "
+        rf"\sqrt{{\frac{{{_num(squares)}}}{{{n}}}}} {_eq(d.std)} {_num(d.std)}"
+        rf"\quad\text{{(ddof = {conv.ddof})}}"
+    )
+    if conv.eps > 0:
+        lines.append(
+            rf"\sigma + \varepsilon = {_num(d.std)} + {_num(conv.eps)} {_eq(d.denominator)} "
+            rf"{_num(d.denominator)}"
+        )
+    unclamped = d.centred / d.denominator
+    lines.append(
+        rf"A_{{{i}}} = \frac{{{_num(d.centred)}}}{{{_num(d.denominator)}}} "
+        rf"{_eq(unclamped)} {_num(unclamped)}"
+    )
+    if clamped:
+        lines.append(
+            rf"\text{{clamped to }} \pm {_num(conv.clip)}\text{{: }} A_{{{i}}} = "
+            rf"{_num(d.expected)}"
+        )
+    return _finish(d, lines, conv)
+
+
+def _finish(d: Drill, lines: list[str], conv) -> Drill:
+    """The drill with its solution and the values of classic mistakes."""
+    r = np.array(d.rewards)
+    i = d.ask - 1
+    candidates: list[tuple[float, str]] = [
+        (
+            -d.expected,
+            "The sign is flipped: an answer above the group's mean gets a positive advantage.",
+        ),
+    ]
+    if conv.scale != "none" and d.std:
+        other = 1 - conv.ddof
+        candidates.append(
+            (
+                float(group_advantages(r, convention=conv.name, ddof=other)[i]),
+                f"That uses ddof = {other} ({'population' if other == 0 else 'sample'} std); this "
+                f"convention uses ddof = {conv.ddof}.",
+            )
+        )
+        candidates.append(
+            (
+                float(group_advantages(r, convention=conv.name, scale="none")[i]),
+                "That is only the centred reward: this convention also divides by the std + eps.",
+            )
+        )
+        candidates.append(
+            (
+                d.centred / (d.std**2 + conv.eps),
+                "That divides by the variance; the formula divides by the standard deviation.",
+            )
+        )
+    if conv.baseline == "leave-one-out":
+        candidates.append(
+            (
+                float(group_advantages(r, convention="dr-grpo")[i]),
+                "That subtracts the mean of all K rewards; RLOO leaves answer i out of its "
+                "baseline.",
+            )
+        )
+    mistakes = tuple(
+        (v, text) for v, text in candidates if math.isfinite(v) and abs(v - d.expected) > d.tol
+    )
+    return replace(d, solution=tuple(lines), mistakes=mistakes)

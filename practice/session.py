@@ -1,0 +1,164 @@
+"""One quiz as an immutable record: which questions, in which order, the answers and the score.
+
+Contract: ``start_quiz`` orders the questions with a seeded permutation, so a seed and
+a set of ids give the same quiz on every server (which is what lets a quiz travel in a
+link). ``record_answer`` and ``retry_missed`` return new states; the first answer to a
+question stands. A quiz passes with at least ``PASS_PERCENT`` of its questions right,
+compared exactly in whole numbers; only a full, finished, passed quiz earns a certificate.
+
+The options of a choice or redflag question are shown in ``option_order(question, seed)``:
+a permutation seeded by the quiz's seed and the question's id, so everyone who opens a
+shared quiz link sees the same order, a new quiz reorders them, and the bank file's order
+(where the right option may well come first) gives nothing away.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from practice.questions import Question
+
+PASS_PERCENT = 80
+"""The pass mark: a quiz (and a certificate) needs at least this share of its questions right."""
+
+MAX_SEED = 2**32 - 1
+"""Seeds are 0..MAX_SEED (4 bytes in a progress link)."""
+
+
+@dataclass(frozen=True)
+class QuizState:
+    """One quiz: which questions, in which order, and the answers so far.
+
+    Build it with ``start_quiz`` and change it with ``record_answer`` and
+    ``retry_missed``, which return new states. The order is a function of
+    ``seed`` and the questions, which is what lets ``encode_progress`` be short.
+    """
+
+    bank_ids: tuple[str, ...]
+    """Every id of the bank, sorted: the frame progress is encoded against."""
+    seed: int
+    order: tuple[str, ...]
+    """The ids asked in this quiz, in the order they are asked."""
+    answers: Mapping[str, bool]
+    """Question id -> answered right; only answered questions appear."""
+
+    @property
+    def full(self) -> bool:
+        """The quiz asks every question of the bank (the kind that earns a certificate)."""
+        return len(self.order) == len(self.bank_ids)
+
+    @property
+    def finished(self) -> bool:
+        return len(self.answers) == len(self.order)
+
+
+@dataclass(frozen=True)
+class Score:
+    correct: int
+    answered: int
+    total: int
+    """Questions in the quiz, answered or not."""
+
+    @property
+    def percent(self) -> float:
+        """Right answers as a percentage of the quiz's questions."""
+        return 100.0 * self.correct / self.total
+
+    @property
+    def passing(self) -> bool:
+        """At least ``PASS_PERCENT`` of the quiz's questions answered right (exact integers)."""
+        return self.correct * 100 >= self.total * PASS_PERCENT
+
+
+def start_quiz(
+    bank_ids: Iterable[str], seed: int, *, only: Iterable[str] | None = None
+) -> QuizState:
+    """A new quiz over the bank's ids (or the subset ``only``), in a random order from ``seed``.
+
+    The order is ``numpy.random.default_rng(seed).permutation`` of the sorted ids,
+    so the same seed and questions give the same order on every server.
+    """
+    ids = tuple(sorted(bank_ids))
+    if not ids or not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
+        raise ValueError("bank_ids must be a non-empty collection of distinct string ids.")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}.")
+    pool = ids if only is None else tuple(sorted(set(only)))
+    missing = sorted(set(pool) - set(ids))
+    if missing:
+        raise ValueError(f"question {missing[0]!r} is not in the bank.")
+    if not pool:
+        raise ValueError("a quiz needs at least one question.")
+    order = np.random.default_rng(seed).permutation(len(pool))
+    return QuizState(ids, seed, tuple(pool[j] for j in order), MappingProxyType({}))
+
+
+def record_answer(state: QuizState, question_id: str, correct: bool) -> QuizState:
+    """The state with this answer recorded. The first answer stands: a second one is ignored."""
+    if question_id not in state.order:
+        raise ValueError(f"question {question_id!r} is not part of this quiz.")
+    if question_id in state.answers:
+        return state
+    answers = {**state.answers, question_id: bool(correct)}
+    return QuizState(state.bank_ids, state.seed, state.order, MappingProxyType(answers))
+
+
+def next_question(state: QuizState) -> str | None:
+    """The first unanswered id in the quiz's order; None when the quiz is finished."""
+    return next((q for q in state.order if q not in state.answers), None)
+
+
+def score(state: QuizState) -> Score:
+    """Right answers, answered questions and questions in the quiz."""
+    return Score(sum(state.answers.values()), len(state.answers), len(state.order))
+
+
+def progress(state: QuizState) -> float:
+    """The share of the quiz's questions answered, from 0 to 1 (for a progress bar)."""
+    return len(state.answers) / len(state.order)
+
+
+def missed(state: QuizState) -> tuple[str, ...]:
+    """Ids answered wrong, in the quiz's order (for the review and for a retry)."""
+    return tuple(q for q in state.order if state.answers.get(q) is False)
+
+
+def missed_questions(state: QuizState, bank: Sequence[Question]) -> list[Question]:
+    """The questions answered wrong, in the quiz's order, for the end-of-quiz review."""
+    by_id = {q.id: q for q in bank}
+    return [by_id[q] for q in missed(state) if q in by_id]
+
+
+def retry_missed(state: QuizState, seed: int | None = None) -> QuizState:
+    """A new quiz over the missed questions, in a new order (seed + 1 unless given)."""
+    wrong = missed(state)
+    if not wrong:
+        raise ValueError("there is nothing to retry: no question was answered wrong.")
+    new_seed = (state.seed + 1) % (MAX_SEED + 1) if seed is None else seed
+    return start_quiz(state.bank_ids, new_seed, only=wrong)
+
+
+def certificate_earned(state: QuizState) -> bool:
+    """A full quiz, finished, with at least ``PASS_PERCENT`` right."""
+    return state.full and state.finished and score(state).passing
+
+
+def option_order(question: Question, seed: int) -> tuple[int, ...]:
+    """The order to show ``question``'s options in: a permutation of their indices.
+
+    Element j is the index into ``question.options`` of the option shown j-th; a page
+    shows ``options[order[j]]`` and grades the option index the learner picked, so the
+    shown position maps back to the option. Seeded by (``seed``, the question's id)
+    through ``numpy.random.default_rng``, the same on every server; () for a question
+    without options. ValueError for a seed outside 0..MAX_SEED.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}.")
+    id_key = int.from_bytes(hashlib.sha256(question.id.encode("utf-8")).digest()[:8], "big")
+    rng = np.random.default_rng([seed, id_key])
+    return tuple(int(i) for i in rng.permutation(len(question.options)))
