@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grpo_core.quiz import check_formula_blanks, grade_blank, load_bank
+from practice.bank import load_bank
+from practice.grading import check_formula_blanks, grade_blank
 
 PHRASINGS = tomllib.loads(
     (Path(__file__).parent / "blank_phrasings.toml").read_text(encoding="utf-8")
