@@ -52,3 +52,10 @@ def test_overrides_replace_and_inf_removes_clip():
     c = CONVENTIONS["openrlhf"].with_overrides(ddof=0, eps=0.5, scale="batch", clip=math.inf)
     assert (c.ddof, c.eps, c.scale, c.clip) == (0, 0.5, "batch", None)
     assert CONVENTIONS["openrlhf"].clip == 10.0  # the registry is untouched
+
+
+def test_refuses_singleton_is_the_rule_for_a_group_of_one():
+    refusing = {name for name, c in CONVENTIONS.items() if c.refuses_singleton}
+    assert refusing == {"trl", "trl-batch", "dr-grpo", "openrlhf", "rloo"}
+    assert not get_convention("verl").refuses_singleton
+    assert not get_convention("zscore").refuses_singleton
