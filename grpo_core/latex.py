@@ -50,12 +50,12 @@ def mean_latex(trace: AdvantageTrace, g: int) -> str:
 def std_latex(trace: AdvantageTrace, g: int) -> str:
     """The group std with its ddof, the centred rewards squared and summed."""
     idx = trace.members(g)
-    k, ddof = len(idx), trace.convention.ddof
+    group_size, ddof = len(idx), trace.convention.ddof
     centred = trace.rewards.ravel()[idx] - trace.mean[g]
     if trace.singleton[g]:
         return rf"\sigma = {tex(trace.std[g])} \quad \text{{(a group of one)}}"
     squares = " + ".join(r"\dots" if c is None else f"({tex(c)})^2" for c in _shown(centred))
-    dof = f"{k} - 1" if ddof == 1 else f"{k}"
+    dof = f"{group_size} - 1" if ddof == 1 else f"{group_size}"
     return rf"\sigma = \sqrt{{\frac{{{squares}}}{{{dof}}}}} = {tex(trace.std[g])}"
 
 

@@ -123,11 +123,11 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
     trl = advantage_trace(rewards, convention="trl", **grouping)
     spread = np.where(zs.zero_spread, -np.inf, trl.std)
     widest = int(np.argmax(spread))  # the group where eps matters least
-    k = int(zs.sizes[widest])
+    group_size = int(zs.sizes[widest])
     in_widest = np.ravel(zs.group_index) == widest
     i = int(np.flatnonzero(in_widest)[np.argmax(np.abs(np.ravel(zs.advantages)[in_widest]))])
     ratio = frame["zscore"].iloc[i] / frame["verl"].iloc[i]
-    factor = math.sqrt(k / (k - 1))
+    factor = math.sqrt(group_size / (group_size - 1))
     note = ""
     if abs(ratio / factor - 1) > 1e-3:
         note = (
@@ -137,8 +137,9 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
     sentences.append(
         f"zscore's numbers are {ratio:.4g} times verl's: zscore divides by the population "
         f"std (ddof=0), verl, TRL and OpenRLHF by the sample std (ddof=1, torch.std), "
-        f"which is larger; at K={k} that scales every advantage by sqrt({k}/{k - 1}) = "
-        f"{factor:.4g}{note}{_other_sizes(zs.sizes, k)}." + src["verl"]
+        f"which is larger; at K={group_size} that scales every advantage by "
+        f"sqrt({group_size}/{group_size - 1}) = {factor:.4g}{note}"
+        f"{_other_sizes(zs.sizes, group_size)}." + src["verl"]
     )
 
     narrowest = int(np.argmin(np.where(zs.zero_spread, np.inf, trl.std)))
@@ -220,9 +221,9 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
     return sentences
 
 
-def _other_sizes(sizes: np.ndarray, k: int) -> str:
+def _other_sizes(sizes: np.ndarray, group_size: int) -> str:
     """ "; prompts with K=3, 5 get sqrt(3/2) = 1.225, ..." when group sizes differ."""
-    others = [int(s) for s in np.unique(sizes) if s != k]
+    others = [int(s) for s in np.unique(sizes) if s != group_size]
     if not others:
         return ""
     shown = ", ".join(f"sqrt({s}/{s - 1}) = {math.sqrt(s / (s - 1)):.4g} at K={s}" for s in others)
@@ -243,7 +244,7 @@ def explain_difficulty_bias(
     if _checks.ddof(ddof) == 0:
         std_text, weight_text = "sqrt(p(1-p))", "1/sqrt(p(1-p))"
     else:
-        k = _checks.whole(group_size, "group_size", minimum=2)
+        k = _checks.whole(group_size, "group_size", minimum=2)  # K in the sentences
         std_text = f"sqrt(p(1-p) K/(K-1)) (sample std, ddof=1, K/(K-1) = {k}/{k - 1})"
         weight_text = "1/std"
     sentences = [
@@ -267,7 +268,7 @@ def explain_difficulty_bias(
             f"{dr_correct:.3g} and {dr_wrong:.3g}."
         )
     if group_size is not None:
-        k = _checks.whole(group_size, "group_size", minimum=2)
+        k = _checks.whole(group_size, "group_size", minimum=2)  # K in the sentences
         top = float(std_weight(1 / k, ddof=ddof, group_size=k))
         sentences.append(
             f"A group of K = {k} answers with any spread has p between 1/{k} and {k - 1}/{k}, "

@@ -169,10 +169,8 @@ def test_interleaved_group_ids_equal_contiguous_groups():
 
 def test_trace_frame_has_every_step():
     frame = advantage_trace([[1, 0], [3, 5]], convention="trl").to_frame()
-    assert list(frame.columns) == [
-        "prompt", "answer", "reward", "mean", "baseline", "centred",
-        "std", "denominator", "advantage", "clamped",
-    ]  # fmt: skip
+    columns = "prompt answer reward mean baseline centred std denominator advantage clamped"
+    assert list(frame.columns) == columns.split()
     assert frame["answer"].tolist() == [1, 2, 1, 2]
     assert frame["mean"].tolist() == [0.5, 0.5, 4.0, 4.0]
 

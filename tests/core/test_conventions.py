@@ -1,4 +1,4 @@
-"""grpo_core.conventions: the registry matches the notes' table; overrides are validated."""
+"""grpo_core.conventions: the registry matches each library's source; overrides are validated."""
 
 import math
 
@@ -6,7 +6,7 @@ import pytest
 
 from grpo_core import CONVENTIONS, get_convention
 
-TABLE = {  # name: (baseline, scale, ddof, eps, clip, singleton), from shared/GRPO_NOTES.md
+TABLE = {  # name: (baseline, scale, ddof, eps, clip, singleton), per library source
     "trl": ("mean", "group", 1, 1e-4, None, "refuse"),
     "trl-batch": ("mean", "batch", 1, 1e-4, None, "refuse"),
     "dr-grpo": ("mean", "none", 1, 1e-4, None, "refuse"),

@@ -26,7 +26,7 @@ from grpo_core.precision import (
 
 R4 = [1.0, 2.0, 3.0, 6.0]  # mean 3, centred [-2, -1, 0, 3], sum of squares 14
 CENTRED4 = np.array([-2.0, -1.0, 0.0, 3.0])
-NEAR_TIE = [1.0, 1.0 + 1.2e-7, 1.0, 1.0]  # the notes' example
+NEAR_TIE = [1.0, 1.0 + 1.2e-7, 1.0, 1.0]  # a near tie: TRL's, verl's, OpenRLHF's eps differ
 
 
 def test_library_eps_read_from_the_registry():
@@ -84,9 +84,8 @@ def test_regime_bounds():
 def test_eps_sweep_frame_is_long_with_limits():
     f = eps_sweep_frame(R4, [0.0, 1.0])
     assert len(f) == 8
-    assert f.columns.tolist() == [
-        "eps", "answer", "reward", "advantage", "regime", "std", "z_score", "damped_limit",
-    ]  # fmt: skip
+    columns = "eps answer reward advantage regime std z_score damped_limit"
+    assert f.columns.tolist() == columns.split()
     assert f["answer"].tolist() == [1, 2, 3, 4] * 2
     at_zero = f[f["eps"] == 0]
     np.testing.assert_allclose(at_zero["advantage"], at_zero["z_score"])

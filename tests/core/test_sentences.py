@@ -13,7 +13,7 @@ from grpo_core.sentences import (
 )
 
 R4 = [1.0, 2.0, 3.0, 6.0]  # mean 3, centred [-2, -1, 0, 3], sum of squares 14
-NEAR_TIE = [1.0, 1.0 + 1.2e-7, 1.0, 1.0]  # the notes' example
+NEAR_TIE = [1.0, 1.0 + 1.2e-7, 1.0, 1.0]  # a near tie: TRL's, verl's, OpenRLHF's eps differ
 TWO_SCALES = [[0.0, 1.0, 0.0, 1.0], [0.0, 100.0, 50.0, 100.0]]
 
 
