@@ -7,7 +7,7 @@ Both compute through ``_steps`` so they can never disagree.
 Defined behaviour at the edges, for every convention:
 - An all-equal group (zero spread) gets advantages of exactly 0, also with
   eps = 0 (0/0 is defined as 0: the prompt carries no learning signal).
-  Equality is exact, so rounding in the mean never turns a tie into noise.
+  Equality is exact, so rounding in the mean never turns equal rewards into noise.
 - A group of one reward follows the convention's ``singleton`` rule.
 - Rewards must be finite and within ±1e100; anything else is a ValueError
   naming the reward's position.
@@ -24,8 +24,8 @@ import pandas as pd
 from grpo_core.conventions import Convention, get_convention
 from grpo_core.groups import GroupedRewards, check_finite, group_rewards
 
-_TIE_ROUNDING = 8 * np.finfo(np.float64).eps
-"""A spread this small relative to the mean may be rounding of an exact tie."""
+_ZERO_SPREAD_ROUNDING = 8 * np.finfo(np.float64).eps
+"""A spread this small relative to the mean may be rounding of all-equal rewards."""
 _UNDERFLOW = 1e-200
 """Below this, a sum of squares may have lost digits to underflow."""
 _TINY = 1e-300
@@ -118,6 +118,15 @@ class AdvantageTrace:
             }
         )
 
+    def members(self, g: int) -> np.ndarray:
+        """Flat indices of the rewards of group ``g`` in the per-reward arrays, raveled."""
+        return np.flatnonzero(self.group_index.ravel() == g)
+
+    def group_sums(self, g: int) -> tuple[float, float]:
+        """(sum of R - baseline, sum of advantages) over group ``g``: both 0 up to rounding."""
+        idx = self.members(g)
+        return float(self.centred.ravel()[idx].sum()), float(self.advantages.ravel()[idx].sum())
+
 
 def advantage_trace(
     rewards,
@@ -152,7 +161,7 @@ def advantage_trace(
         batch_std=s.batch_std,
         denominator=s.denominator,
         advantages=restore(s.advantages),
-        zero_spread=s.tied,
+        zero_spread=s.zero_spread,
         singleton=s.singleton,
         damped=s.damped,
         clamped=restore(s.clamped),
@@ -169,7 +178,7 @@ class _Steps:
     std: np.ndarray | None = None
     batch_std: float | None = None
     denominator: np.ndarray | None = None
-    tied: np.ndarray | None = None
+    zero_spread: np.ndarray | None = None
     singleton: np.ndarray | None = None
     damped: np.ndarray | None = None
     clamped: np.ndarray | None = None
@@ -180,7 +189,7 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
 
     With ``keep=False`` (the fast path) every buffer is reused in place and
     only ``advantages`` is returned; with ``keep=True`` every step is. Checks
-    that are almost never needed (ties, underflow, singletons, 0/0) are
+    that are almost never needed (zero spread, underflow, singletons, 0/0) are
     guarded by one scalar test each, so the common case costs a few passes.
     """
     x = grouped.values
@@ -199,11 +208,11 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
     if any_singleton:
         _check_singletons(grouped, conv, singleton)
 
-    tied = _exact_ties(grouped, mean, sum_squares, largest_mean)
-    if tied.any():
-        _zero_groups(grouped, centred, tied)
-        sum_squares[tied] = 0.0
-    std = _std(grouped, sum_squares, n, conv.ddof, tied)  # overwrites sum_squares
+    zero_spread = _zero_spread(grouped, mean, sum_squares, largest_mean)
+    if zero_spread.any():
+        _zero_groups(grouped, centred, zero_spread)
+        sum_squares[zero_spread] = 0.0
+    std = _std(grouped, sum_squares, n, conv.ddof, zero_spread)  # overwrites sum_squares
     if any_singleton:
         std[singleton] = 1.0 if conv.singleton == "pass-through" else 0.0
 
@@ -233,7 +242,7 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
         inverse = np.divide(1.0, np.where(tiny, 1.0, denominator))
     advantages *= grouped.per_reward(inverse)
     if tiny is not None:
-        # A zero denominator only occurs with eps = 0 over exactly tied rewards,
+        # A zero denominator only occurs with eps = 0 over a zero-spread group,
         # whose centred values are exactly 0: define 0/0 = 0.
         safe = np.where(denominator == 0.0, 1.0, denominator)
         if grouped.codes is None:
@@ -252,9 +261,9 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
     damped = None
     if keep:
         damped = (
-            np.zeros_like(tied)
+            np.zeros_like(zero_spread)
             if scale_std is None
-            else ~tied & ~singleton & (scale_std < conv.eps)
+            else ~zero_spread & ~singleton & (scale_std < conv.eps)
         )
     if not keep:
         return _Steps(advantages=advantages)
@@ -265,7 +274,7 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
         batch_std=batch_std,
         denominator=denominator,
         advantages=advantages,
-        tied=tied,
+        zero_spread=zero_spread,
         singleton=singleton,
         damped=damped,
         clamped=clamped,
@@ -273,7 +282,7 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
 
 
 def _check_singletons(grouped: GroupedRewards, conv: Convention, singleton: np.ndarray) -> None:
-    if conv.singleton != "refuse" and conv.baseline != "leave-one-out":
+    if not conv.refuses_singleton:
         return
     g = int(np.flatnonzero(singleton)[0])
     raise ValueError(
@@ -284,26 +293,27 @@ def _check_singletons(grouped: GroupedRewards, conv: Convention, singleton: np.n
     )
 
 
-def _exact_ties(
+def _zero_spread(
     grouped: GroupedRewards, mean: np.ndarray, sum_squares: np.ndarray, largest_mean: float
 ) -> np.ndarray:
-    """(G,) bool: the group has 2 or more rewards, all exactly equal.
+    """(G,) bool: the group has 2 or more rewards, all exactly equal (zero spread).
 
-    A tie's centred values are rounding of R - mean(R), a few ulps of the
-    mean; only groups that small are compared element by element.
+    The centred values of all-equal rewards are rounding of R - mean(R), a few
+    ulps of the mean; only groups that small are compared element by element.
     """
-    tied = np.zeros(grouped.num_groups, dtype=bool)
-    k = grouped.values.shape[1] if grouped.codes is None else grouped.sizes.max()
-    if sum_squares.min() > k * (k * _TIE_ROUNDING * largest_mean) ** 2:
-        return tied  # no group is anywhere near a tie
+    zero_spread = np.zeros(grouped.num_groups, dtype=bool)
+    largest_size = grouped.values.shape[1] if grouped.codes is None else grouped.sizes.max()
+    rounding = largest_size * (largest_size * _ZERO_SPREAD_ROUNDING * largest_mean) ** 2
+    if sum_squares.min() > rounding:
+        return zero_spread  # no group is anywhere near zero spread
     n = grouped.sizes
-    bound = n * (n * _TIE_ROUNDING * np.abs(mean)) ** 2
+    bound = n * (n * _ZERO_SPREAD_ROUNDING * np.abs(mean)) ** 2
     candidates = np.flatnonzero((sum_squares <= bound) & (n > 1))
     if grouped.codes is None:
         rows = grouped.values[candidates]
-        tied[candidates] = np.all(rows == rows[:, :1], axis=1)
-        return tied
-    # Uneven groups: a group is tied when its largest and smallest rewards are equal.
+        zero_spread[candidates] = np.all(rows == rows[:, :1], axis=1)
+        return zero_spread
+    # Uneven groups: zero spread when a group's largest and smallest rewards are equal.
     in_candidate = np.zeros(grouped.num_groups, dtype=bool)
     in_candidate[candidates] = True
     members = in_candidate[grouped.codes]
@@ -312,8 +322,8 @@ def _exact_ties(
     low = np.full(grouped.num_groups, np.inf)
     np.maximum.at(high, codes, values)
     np.minimum.at(low, codes, values)
-    tied[candidates] = high[candidates] == low[candidates]
-    return tied
+    zero_spread[candidates] = high[candidates] == low[candidates]
+    return zero_spread
 
 
 def _zero_groups(grouped: GroupedRewards, centred: np.ndarray, groups: np.ndarray) -> None:
@@ -328,7 +338,7 @@ def _std(
     sum_squares: np.ndarray,
     n,
     ddof: int,
-    exact_zero: np.ndarray,
+    zero_spread: np.ndarray,
 ) -> np.ndarray:
     """(G,) sqrt(sum_squares / (n - ddof)), computed in place over ``sum_squares``.
 
@@ -336,7 +346,7 @@ def _std(
     """
     fragile = np.empty(0, dtype=np.intp)
     if sum_squares.min() < _UNDERFLOW:
-        fragile = np.flatnonzero((sum_squares < _UNDERFLOW) & ~exact_zero & (grouped.sizes > 1))
+        fragile = np.flatnonzero((sum_squares < _UNDERFLOW) & ~zero_spread & (grouped.sizes > 1))
     std = sum_squares
     std *= 1.0 / np.maximum(n - ddof, 1.0)
     np.sqrt(std, out=std)

@@ -1,23 +1,26 @@
 """The advantage conventions of real trainers, as data.
 
-Each entry of ``CONVENTIONS`` is read from the library's source (see
-``shared/GRPO_NOTES.md``): which baseline it subtracts, what it divides by,
+Each entry of ``CONVENTIONS`` is read from the library's source, named in its
+``source`` field (huggingface/trl trl/trainer/grpo_trainer.py and
+trl/trainer/rloo_trainer.py; volcengine/verl verl/trainer/ppo/core_algos.py;
+OpenRLHF/OpenRLHF openrlhf/trainer/ppo_utils/experience_maker.py; DeepSeekMath,
+arXiv 2402.03300, section 4.1.2): which baseline it subtracts, what it divides by,
 the std's degrees of freedom, eps, a clamp, and what a group of one gets.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, replace
 from typing import Literal
+
+from grpo_core import _checks
 
 Baseline = Literal["mean", "leave-one-out"]
 Scale = Literal["group", "batch", "none"]
 Singleton = Literal["refuse", "pass-through", "zero"]
 
 SCALES: tuple[str, ...] = ("group", "batch", "none")
-DDOFS: tuple[int, ...] = (0, 1)
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,12 @@ class Convention:
     code: str
     """The equivalent numpy computation for rewards R of shape (prompts, K)."""
 
+    @property
+    def refuses_singleton(self) -> bool:
+        """A group of one reward is a ValueError: the ``singleton`` rule says "refuse", or
+        the leave-one-out baseline has no other answers to average."""
+        return self.singleton == "refuse" or self.baseline == "leave-one-out"
+
     def with_overrides(
         self,
         *,
@@ -66,16 +75,9 @@ class Convention:
         ``clip=math.inf`` removes a clamp.
         """
         if ddof is not None:
-            if isinstance(ddof, bool) or ddof not in DDOFS:
-                raise ValueError(
-                    f"ddof must be 0 (population std, divide by K) or 1 "
-                    f"(sample std, divide by K-1), got {ddof!r}."
-                )
-            self = replace(self, ddof=int(ddof))
+            self = replace(self, ddof=_checks.ddof(ddof))
         if eps is not None:
-            if not _is_real(eps) or not math.isfinite(eps) or eps < 0:
-                raise ValueError(f"eps must be a finite number >= 0, got {eps!r}.")
-            self = replace(self, eps=float(eps))
+            self = replace(self, eps=_checks.non_negative(eps, "eps"))
         if scale is not None:
             if scale not in SCALES:
                 raise ValueError(
@@ -83,16 +85,12 @@ class Convention:
                 )
             self = replace(self, scale=scale)
         if clip is not None:
-            if not _is_real(clip) or math.isnan(clip) or clip <= 0:
+            if not _checks.is_real(clip) or math.isnan(clip) or clip <= 0:
                 raise ValueError(
                     f"clip must be a positive number (math.inf for no clamp), got {clip!r}."
                 )
             self = replace(self, clip=None if math.isinf(clip) else float(clip))
         return self
-
-
-def _is_real(x: object) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
 _TRL_SOURCE = "huggingface/trl trl/trainer/grpo_trainer.py"

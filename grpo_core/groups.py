@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from grpo_core import _checks
+
 MAX_ABS_REWARD = 1e100
 """Rewards beyond this magnitude are refused: their squares would overflow."""
 
@@ -77,8 +79,8 @@ class GroupedRewards:
         if self.single_group:
             return f"reward {flat_index + 1}"
         if self.codes is None:
-            k = self.values.shape[1]
-            return f"reward {flat_index % k + 1} of prompt {flat_index // k + 1}"
+            size = self.values.shape[1]
+            return f"reward {flat_index % size + 1} of prompt {flat_index // size + 1}"
         return f"reward {flat_index + 1} (group {self.labels[self.codes[flat_index]]!r})"
 
     def group_name(self, g: int) -> str:
@@ -108,7 +110,10 @@ def group_rewards(rewards, *, group_size=None, group_ids=None) -> GroupedRewards
             raise ValueError("give group_size or group_ids, not both.")
         return _by_ids(values, group_ids)
     if values.ndim == 2:
-        if group_size is not None and _as_size(group_size) != values.shape[1]:
+        if (
+            group_size is not None
+            and _checks.whole(group_size, "group_size", minimum=1) != values.shape[1]
+        ):
             raise ValueError(
                 f"group_size={group_size} does not match the {values.shape[1]} "
                 f"rewards per row of a {values.shape[0]} x {values.shape[1]} array."
@@ -116,14 +121,14 @@ def group_rewards(rewards, *, group_size=None, group_ids=None) -> GroupedRewards
         return _dense(values, values.shape, labels=range(values.shape[0]))
     if group_size is None:
         return _dense(values[None, :], values.shape, labels=range(1), single_group=True)
-    k = _as_size(group_size)
-    if values.size % k:
+    group_size = _checks.whole(group_size, "group_size", minimum=1)
+    n, extra = divmod(values.size, group_size)
+    if extra:
         raise ValueError(
-            f"group_size={k} does not divide the {values.size} rewards "
-            f"({values.size} = {values.size // k} x {k} + {values.size % k})."
+            f"group_size={group_size} does not divide the {values.size} rewards "
+            f"({values.size} = {n} x {group_size} + {extra})."
         )
-    n = values.size // k
-    return _dense(values.reshape(n, k), values.shape, labels=range(n))
+    return _dense(values.reshape(n, group_size), values.shape, labels=range(n))
 
 
 def check_finite(grouped: GroupedRewards, mean: np.ndarray, sum_squares: np.ndarray) -> float:
@@ -153,12 +158,12 @@ def check_finite(grouped: GroupedRewards, mean: np.ndarray, sum_squares: np.ndar
 
 
 def _dense(values, shape, *, labels, single_group=False) -> GroupedRewards:
-    g, k = values.shape
+    num_groups, group_size = values.shape
     return GroupedRewards(
         values=values,
         codes=None,
         labels=labels,
-        sizes=np.full(g, k),
+        sizes=np.full(num_groups, group_size),
         shape=tuple(shape),
         single_group=single_group,
     )
@@ -194,14 +199,6 @@ def _by_ids(values: np.ndarray, group_ids) -> GroupedRewards:
     )
 
 
-def _as_size(group_size) -> int:
-    if isinstance(group_size, bool) or not isinstance(group_size, numbers.Integral):
-        raise ValueError(f"group_size must be a whole number >= 1, got {group_size!r}.")
-    if group_size < 1:
-        raise ValueError(f"group_size must be >= 1, got {group_size}.")
-    return int(group_size)
-
-
 def _as_float_array(rewards, group_size=None) -> np.ndarray:
     """float64 array of ``rewards``; ValueError naming the first non-number."""
     if isinstance(rewards, (str, bytes)):
@@ -235,7 +232,7 @@ def _as_float_array(rewards, group_size=None) -> np.ndarray:
 
 
 def _position_in(shape: tuple[int, ...], i: int, group_size) -> str:
-    k = shape[1] if len(shape) == 2 else group_size
-    if isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1:
-        return f"reward {i % k + 1} of prompt {i // k + 1}"
+    size = shape[1] if len(shape) == 2 else group_size
+    if isinstance(size, numbers.Integral) and not isinstance(size, bool) and size >= 1:
+        return f"reward {i % size + 1} of prompt {i // size + 1}"
     return f"reward {i + 1}"

@@ -11,21 +11,16 @@ import base64
 import binascii
 import re
 
+from grpo_core.format import shortest
 from grpo_core.parsing import parse_reward
 
 MAX_LINK_CHARS = 4000
 ANSWER_SEP, PROMPT_SEP = "_", "~"
 
 
-def format_number(x: float) -> str:
-    """Shortest text that reads back as exactly ``x`` ("1" for 1.0, "0.1", "1e-07")."""
-    text = repr(float(x))
-    return text[:-2] if text.endswith(".0") else text
-
-
 def encode_rewards(groups) -> str:
     """``[[1, 0], [0.5, 2]]`` -> ``"1_0~0.5_2"``."""
-    return PROMPT_SEP.join(ANSWER_SEP.join(format_number(r) for r in g) for g in groups)
+    return PROMPT_SEP.join(ANSWER_SEP.join(shortest(r) for r in g) for g in groups)
 
 
 def decode_rewards(

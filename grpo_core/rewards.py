@@ -7,11 +7,12 @@ prompt p. ``SCENARIOS`` names the groups a teacher reaches for.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+from grpo_core import _checks
 
 MAX_REWARDS = 100_000
 """Largest batch a sampler makes (prompts x answers)."""
@@ -23,7 +24,7 @@ def binary_verifier(rng: np.random.Generator, num_prompts: int, group_size: int,
     pass_rate: the chance an answer is right, a scalar or one per prompt (num_prompts,).
     """
     _check_shape(num_prompts, group_size)
-    p = _probabilities(pass_rate, num_prompts, "pass_rate")
+    p = _pass_rates(pass_rate, num_prompts, "pass_rate")
     return (rng.random((num_prompts, group_size)) < p[:, None]).astype(np.float64)
 
 
@@ -39,9 +40,8 @@ def unit_test_credit(
     Each answer's tests pass independently with ``pass_prob`` (scalar or per prompt).
     """
     _check_shape(num_prompts, group_size)
-    if isinstance(num_tests, bool) or not isinstance(num_tests, numbers.Integral) or num_tests < 1:
-        raise ValueError(f"num_tests must be a whole number >= 1, got {num_tests!r}.")
-    p = _probabilities(pass_prob, num_prompts, "pass_prob")
+    _checks.whole(num_tests, "num_tests", minimum=1)
+    p = _pass_rates(pass_prob, num_prompts, "pass_prob")
     passed = rng.binomial(num_tests, np.broadcast_to(p[:, None], (num_prompts, group_size)))
     return passed / num_tests
 
@@ -58,9 +58,8 @@ def reward_model_scores(
     Each prompt's level is N(0, difficulty_spread²); each answer adds N(0, noise²).
     """
     _check_shape(num_prompts, group_size)
-    for name, value in (("difficulty_spread", difficulty_spread), ("noise", noise)):
-        if not _is_real(value) or not np.isfinite(value) or value < 0:
-            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}.")
+    _checks.non_negative(difficulty_spread, "difficulty_spread")
+    _checks.non_negative(noise, "noise")
     level = rng.normal(0.0, difficulty_spread, size=(num_prompts, 1))
     return level + rng.normal(0.0, noise, size=(num_prompts, group_size))
 
@@ -106,17 +105,17 @@ SCENARIOS: dict[str, Scenario] = {
     "binary": Scenario(
         "Verifier, pass rate 0.5",
         "Right or wrong answers, like checking a math result.",
-        lambda rng, n, k: binary_verifier(rng, n, k, 0.5),
+        lambda rng, num_prompts, group_size: binary_verifier(rng, num_prompts, group_size, 0.5),
     ),
     "unit-tests": Scenario(
         "Unit tests (partial credit)",
         "Each answer passes k of 5 tests and scores k/5.",
-        lambda rng, n, k: unit_test_credit(rng, n, k),
+        lambda rng, num_prompts, group_size: unit_test_credit(rng, num_prompts, group_size),
     ),
     "reward-model": Scenario(
         "Reward model scores",
         "Continuous scores around a per-prompt level, as a learned reward model gives.",
-        lambda rng, n, k: reward_model_scores(rng, n, k),
+        lambda rng, num_prompts, group_size: reward_model_scores(rng, num_prompts, group_size),
     ),
     "one-success": Scenario(
         "One success in K",
@@ -147,9 +146,8 @@ SCENARIOS: dict[str, Scenario] = {
 
 
 def _check_shape(num_prompts, group_size) -> None:
-    for name, value in (("num_prompts", num_prompts), ("group_size", group_size)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}.")
+    _checks.whole(num_prompts, "num_prompts", minimum=1)
+    _checks.whole(group_size, "group_size", minimum=1)
     if num_prompts * group_size > MAX_REWARDS:
         raise ValueError(
             f"{num_prompts} x {group_size} rewards is more than the {MAX_REWARDS:,} "
@@ -157,17 +155,14 @@ def _check_shape(num_prompts, group_size) -> None:
         )
 
 
-def _probabilities(value, num_prompts: int, name: str) -> np.ndarray:
+def _pass_rates(value, num_prompts: int, name: str) -> np.ndarray:
+    """(num_prompts,) probabilities from a scalar or one per prompt."""
     p = np.asarray(value, dtype=np.float64) if _is_numeric(value) else None
     if p is None or p.ndim > 1 or (p.ndim == 1 and p.size != num_prompts):
         raise ValueError(f"{name} must be a probability or one per prompt, got {value!r}.")
     if not np.all((p >= 0) & (p <= 1)):
         raise ValueError(f"{name} must lie between 0 and 1, got {value!r}.")
     return np.broadcast_to(p, (num_prompts,))
-
-
-def _is_real(x) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
 def _is_numeric(value) -> bool:

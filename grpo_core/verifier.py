@@ -37,6 +37,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import content
+from grpo_core import _checks
 
 __all__ = [
     "DEFAULT_WORKED_EXAMPLE",
@@ -129,10 +130,7 @@ def grade(
     strict: True reads only answer lines; False falls back to the last number in the text.
     """
     ref = _reference(reference)
-    if isinstance(format_bonus, bool) or not isinstance(format_bonus, numbers.Real):
-        raise ValueError(f"format_bonus must be a finite number, got {format_bonus!r}.")
-    if not math.isfinite(format_bonus):
-        raise ValueError(f"format_bonus must be a finite number, got {format_bonus!r}.")
+    format_bonus = _checks.finite(format_bonus, "format_bonus")
     if not isinstance(strict, bool):
         raise ValueError(f"strict must be True or False, got {strict!r}.")
 
@@ -147,7 +145,7 @@ def grade(
     if extracted is None and not strict:
         extracted = _last_number_in_prose(lines)
     correct = extracted is not None and extracted == ref
-    reward = verifier_reward(correct, well_formatted, format_bonus=float(format_bonus))
+    reward = verifier_reward(correct, well_formatted, format_bonus=format_bonus)
     return Grade(correct=correct, well_formatted=well_formatted, reward=reward, extracted=extracted)
 
 

@@ -4,13 +4,14 @@ their numbers differ; then batch vs group scaling on two reward scales."""
 import streamlit as st
 
 from grpo_core import CONVENTIONS
-from grpo_core.analysis import (
+from grpo_core.compare import (
     compare_conventions,
     conventions_table,
-    explain_differences,
     numpy_snippet,
     scaling_comparison,
 )
+from grpo_core.format import as_typed, cell, plural
+from grpo_core.sentences import explain_differences
 from ui import charts, controls, lab, lab_charts, narrate, state
 from ui.text import markdown_safe
 
@@ -53,7 +54,7 @@ def usable(groups: list[list[float]]) -> tuple[dict[int, tuple[float, ...]], lis
     lone = [p for p, g in numbered.items() if len(g) == 1]
     if lone and len(lone) < len(numbered):
         notes.append(
-            f"Prompt{'s' * (len(lone) > 1)} {', '.join(map(str, lone))} "
+            f"{plural(len(lone), 'Prompt', with_count=False)} {', '.join(map(str, lone))} "
             f"{'have' if len(lone) > 1 else 'has'} a single reward and "
             f"{'are' if len(lone) > 1 else 'is'} left out: most libraries refuse a group of "
             "one. Type one reward for every prompt (3; 5) to compare groups of one."
@@ -108,11 +109,9 @@ else:
     table = {
         "prompt": frame["prompt"],
         "answer": frame["answer"],
-        "reward": [lab.exact(r) for r in frame["reward"]],
+        "reward": [as_typed(r) for r in frame["reward"]],
     }
-    table.update(
-        {name: [lab.number(a, nan="refused") for a in frame[name]] for name in CONVENTIONS}
-    )
+    table.update({name: [cell(a, nan="refused") for a in frame[name]] for name in CONVENTIONS})
     st.dataframe(table, hide_index=True, key="conv.table")
     if comparison.refusals:
         refused = ", ".join(comparison.refusals)
@@ -167,30 +166,26 @@ else:
     charts.show(lab_charts.scaling_figure(scaling.frame, SCALING_PANELS), key="conv.scaling_chart")
     mean_abs = scaling.mean_abs
     n = {
-        f"{mode}_{x}": lab.number(mean_abs[mode][p])
-        for mode in mean_abs
-        for x, p in (("a", 1), ("b", 2))
+        f"{mode}_{x}": cell(mean_abs[mode][p]) for mode in mean_abs for x, p in (("a", 1), ("b", 2))
     }
     st.caption(
         "The same two prompts under TRL's three scale_rewards modes; each bar is one answer's "
         f"advantage. Mean |A| of prompt 1 and 2: group {n['group_a']} and {n['group_b']}, batch "
         f"{n['batch_a']} and {n['batch_b']}, none {n['none_a']} and {n['none_b']}."
     )
-    st.markdown(lab.words("scaling", "reading", batch_std=lab.number(scaling.batch_std), **n))
+    st.markdown(lab.words("scaling", "reading", batch_std=cell(scaling.batch_std), **n))
     st.dataframe(
         {
             "prompt": [f"Prompt {p}" for p in mean_abs.index],
-            "group std": [lab.number(s) for s in scaling.group_std],
-            "mean |A|, group": [lab.number(x) for x in mean_abs["group"]],
-            "mean |A|, batch": [lab.number(x) for x in mean_abs["batch"]],
-            "mean |A|, none": [lab.number(x) for x in mean_abs["none"]],
+            "group std": [cell(s) for s in scaling.group_std],
+            "mean |A|, group": [cell(x) for x in mean_abs["group"]],
+            "mean |A|, batch": [cell(x) for x in mean_abs["batch"]],
+            "mean |A|, none": [cell(x) for x in mean_abs["none"]],
         },
         hide_index=True,
         key="conv.scaling_table",
     )
-    st.caption(
-        f"Batch std (every reward of both prompts, ddof=1): {lab.number(scaling.batch_std)}."
-    )
+    st.caption(f"Batch std (every reward of both prompts, ddof=1): {cell(scaling.batch_std)}.")
 
 st.markdown("**Share this view**: the link below reproduces the typed rewards.")
 controls.share_link()

@@ -27,7 +27,7 @@ from grpo_core.baselines import (
     toy_kl,
     toy_values,
 )
-from grpo_core.explain import fmt
+from grpo_core.format import fmt
 from ui import charts, controls, critic_views, narrate, state
 
 DEFAULT_LENGTHS = [12, 20, 8, 30, 16, 24]

@@ -5,17 +5,17 @@ import pandas as pd
 import streamlit as st
 
 from grpo_core import advantage_trace
-from grpo_core.analysis import (
+from grpo_core.binary import (
     binary_advantages,
     difficulty_bias_frame,
     dr_grpo_binary_advantages,
-    explain_difficulty_bias,
     group_pass_rates,
     pass_rate_grid,
     sampled_binary_groups,
     std_weight,
 )
-from grpo_core.explain import fmt, tex
+from grpo_core.format import cell, fmt, plural, signed, tex
+from grpo_core.sentences import explain_difficulty_bias
 from ui import charts, controls, lab, lab_charts, narrate, state
 
 CURVE_POINTS = 99  # p = 0.01 .. 0.99
@@ -27,8 +27,8 @@ GROUPS_PER_RATE = 80  # 19 x 80 groups of up to 64 answers stay within a sampler
 def curves(k: int, ddof: int):
     """The closed forms on a grid of pass rates: weight 1/std, and every advantage."""
     p = pass_rate_grid(CURVE_POINTS)
-    weight = pd.DataFrame({"p": p, "weight": std_weight(p, ddof=ddof, K=k)})
-    return weight, difficulty_bias_frame(p, ddof=ddof, K=k)
+    weight = pd.DataFrame({"p": p, "weight": std_weight(p, ddof=ddof, group_size=k)})
+    return weight, difficulty_bias_frame(p, ddof=ddof, group_size=k)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -66,22 +66,22 @@ seed = int(c4.number_input("Seed", 0, 2**31 - 1, 0, key="dif.seed", bind="query-
 p = float(group_pass_rates(k)[right])
 group = [1.0] * right + [0.0] * (k - right)
 trace = advantage_trace(group, convention="zscore", ddof=ddof)
-weight = float(std_weight(p, ddof=ddof, K=k))
-grpo_right, grpo_wrong = binary_advantages(p, ddof=ddof, K=k)
+weight = float(std_weight(p, ddof=ddof, group_size=k))
+grpo_right, grpo_wrong = binary_advantages(p, ddof=ddof, group_size=k)
 dr_right, dr_wrong = dr_grpo_binary_advantages(p)
 
 # 1. The group you chose ------------------------------------------------------------------
-st.subheader(f"1 · {right} right answer{'s' * (right > 1)} out of {k}")
+st.subheader(f"1 · {plural(right, 'right answer')} out of {k}")
 m = st.columns(4)
 m[0].metric("Pass rate p", fmt(p))
 m[1].metric("std of the group", fmt(trace.std[0]))
 m[2].metric("Weight 1 / std", fmt(weight))
 m[3].metric("Dr. GRPO's weight", "1")
 m = st.columns(4)
-m[0].metric("GRPO, right answer", charts.signed(grpo_right))
-m[1].metric("GRPO, wrong answer", charts.signed(grpo_wrong))
-m[2].metric("Dr. GRPO, right answer", charts.signed(dr_right))
-m[3].metric("Dr. GRPO, wrong answer", charts.signed(dr_wrong))
+m[0].metric("GRPO, right answer", signed(grpo_right))
+m[1].metric("GRPO, wrong answer", signed(grpo_wrong))
+m[2].metric("Dr. GRPO, right answer", signed(dr_right))
+m[3].metric("Dr. GRPO, wrong answer", signed(dr_wrong))
 st.latex(
     rf"A_{{\text{{right}}}} = \frac{{1 - {tex(p)}}}{{{tex(trace.std[0])}}} = "
     rf"{tex(grpo_right)}, \qquad "
@@ -102,7 +102,8 @@ charts.show(
     key="dif.weight_chart",
 )
 st.caption(
-    f"Weight 1/std (y) against pass rate p (x): {fmt(float(std_weight(0.5, ddof=ddof, K=k)))} "
+    "Weight 1/std (y) against pass rate p (x): "
+    f"{fmt(float(std_weight(0.5, ddof=ddof, group_size=k)))} "
     f"at p = 0.5, {fmt(float(weight_curve['weight'].iloc[0]))} at p = 0.01. Rings: "
     f"{len(samples.groups)} sampled groups of K = {k} with spread (seed {seed}), each at its "
     f"own pass rate; your group: diamond, weight {fmt(weight)}. Dotted: Dr. GRPO's weight 1."
@@ -116,11 +117,9 @@ with st.expander("The sampled groups, pass rate by pass rate"):
                 f"{x:.1%}" for x in samples.summary["zero_spread_probability"]
             ],
             "mean weight of groups with spread": [
-                lab.number(x, nan="–") for x in samples.summary["mean_weight"]
+                cell(x, nan="–") for x in samples.summary["mean_weight"]
             ],
-            "closed form at the true p": [
-                lab.number(x) for x in samples.summary["analytic_weight"]
-            ],
+            "closed form at the true p": [cell(x) for x in samples.summary["analytic_weight"]],
         },
         hide_index=True,
         key="dif.samples",
@@ -138,14 +137,14 @@ charts.show(lab_charts.binary_advantages_figure(bias, chosen_p=p), key="dif.adva
 st.caption(
     "Advantage (y) of a right answer (blue, above 0) and a wrong one (vermillion, below 0) "
     f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {k}), dashed Dr. GRPO. At your "
-    f"p = {fmt(p)} (green line): GRPO {charts.signed(grpo_right)} and "
-    f"{charts.signed(grpo_wrong)}, Dr. GRPO {charts.signed(dr_right)} and "
-    f"{charts.signed(dr_wrong)}."
+    f"p = {fmt(p)} (green line): GRPO {signed(grpo_right)} and "
+    f"{signed(grpo_wrong)}, Dr. GRPO {signed(dr_right)} and "
+    f"{signed(dr_wrong)}."
 )
 
 # 4. Why it matters -----------------------------------------------------------------------
 st.subheader("4 · The bias, in plain words")
-st.markdown("\n".join(f"- {s}" for s in explain_difficulty_bias((p,), ddof=ddof, K=k)))
+st.markdown("\n".join(f"- {s}" for s in explain_difficulty_bias((p,), ddof=ddof, group_size=k)))
 st.markdown(lab.words("difficulty", "bias"))
 
 st.markdown("**Share this view**: the link below reproduces K, ddof, the group and the seed.")

@@ -5,14 +5,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grpo_core.analysis import (
-    DIFFICULTY_POOLS,
-    difficulty_pool,
-    group_pass_rates,
-    simulate_dynamic_sampling,
-    zero_spread_probability,
-)
-from grpo_core.explain import fmt, tex
+from grpo_core.binary import group_pass_rates, zero_spread_probability
+from grpo_core.dynamic_sampling import DIFFICULTY_POOLS, difficulty_pool, simulate_dynamic_sampling
+from grpo_core.format import fmt, tex
 from ui import charts, controls, lab, lab_charts, narrate, state
 
 REFERENCE_K = (2, 4, 8, 16, 32, 64)

@@ -3,18 +3,19 @@
 import streamlit as st
 
 from grpo_core import CONVENTIONS, advantage_trace
-from grpo_core.analysis import (
+from grpo_core.eps import (
     LIBRARY_EPS,
     all_equal_outcomes,
     eps_grid,
     eps_regime,
     eps_steps,
     eps_sweep_frame,
-    precision_report,
     regime_bounds,
     regime_tour,
 )
-from grpo_core.explain import fmt, tex
+from grpo_core.format import as_typed, cell, fmt, tex, tex_term
+from grpo_core.precision import precision_report
+from grpo_core.sentences import precision_summary
 from ui import charts, controls, lab, lab_charts, narrate, state
 
 NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8
@@ -34,11 +35,6 @@ def sweep(rewards: tuple[float, ...]):
     frame = eps_sweep_frame(rewards, eps_grid(10))
     std = float(frame["std"].iloc[0])
     return frame, std, regime_bounds(std) if std > 0 else None
-
-
-def term(x: float) -> str:
-    """A number inside a LaTeX difference: negatives in parentheses."""
-    return f"({tex(x, 6)})" if x < 0 else tex(x, 6)
 
 
 def step_regime(tour: list[tuple[str, float]], current: float, direction: int) -> None:
@@ -137,11 +133,11 @@ else:
     st.dataframe(
         {
             "answer": at_eps["answer"],
-            "reward": [lab.exact(r) for r in at_eps["reward"]],
-            "R − mean": [lab.number(c) for c in trace.centred],
-            "z-score (eps → 0)": [lab.number(z) for z in at_eps["z_score"]],
-            "advantage at your eps": [lab.number(a) for a in at_eps["advantage"]],
-            "(R − mean) / eps": [lab.number(d) for d in at_eps["damped_limit"]],
+            "reward": [as_typed(r) for r in at_eps["reward"]],
+            "R − mean": [cell(c) for c in trace.centred],
+            "z-score (eps → 0)": [cell(z) for z in at_eps["z_score"]],
+            "advantage at your eps": [cell(a) for a in at_eps["advantage"]],
+            "(R − mean) / eps": [cell(d) for d in at_eps["damped_limit"]],
         },
         hide_index=True,
         key="eps.table",
@@ -156,7 +152,7 @@ value = c1.number_input(
 )
 k = c2.number_input("Answers in the group (K)", 2, state.MAX_K, 4, key="eps.k", bind="query-params")
 tie = advantage_trace([float(value)] * int(k), convention="zscore", ddof=1, eps=eps)
-r0, mean, std0 = term(tie.rewards[0]), term(tie.mean[0]), tex(tie.std[0])
+r0, mean, std0 = tex_term(tie.rewards[0], 6), tex_term(tie.mean[0], 6), tex(tie.std[0])
 denominator = rf"{std0} + {tex(eps)}"
 if zero:
     result = r"\frac{0}{0}\ \text{(undefined)}"
@@ -176,7 +172,7 @@ st.dataframe(
     {
         "convention or setting": outcomes["setting"],
         "eps": [fmt(e) for e in outcomes["eps"]],
-        "advantage": [lab.number(a, nan="NaN (0/0)") for a in outcomes["advantage"]],
+        "advantage": [cell(a, nan="NaN (0/0)") for a in outcomes["advantage"]],
         "why": outcomes["why"],
     },
     hide_index=True,
@@ -208,17 +204,17 @@ else:
             "Different rewards, float64 → float32",
             f"{report.distinct_float64} → {report.distinct_float32}",
         )
-        m3.metric("Relative error of float32", lab.number(report.relative_error))
-        st.markdown(report.summary())
+        m3.metric("Relative error of float32", cell(report.relative_error))
+        st.markdown(precision_summary(report))
         table = report.to_frame()
         st.dataframe(
             {
                 "answer": table["answer"],
-                "reward": [lab.exact(r) for r in table["reward"]],
-                "as float32 stores it": [lab.exact(r) for r in table["reward_float32"]],
-                "A in float64": [lab.number(a) for a in table["advantage_float64"]],
-                "A in float32": [lab.number(a) for a in table["advantage_float32"]],
-                "float32 − float64": [lab.number(e) for e in table["error"]],
+                "reward": [as_typed(r) for r in table["reward"]],
+                "as float32 stores it": [as_typed(r) for r in table["reward_float32"]],
+                "A in float64": [cell(a) for a in table["advantage_float64"]],
+                "A in float32": [cell(a) for a in table["advantage_float32"]],
+                "float32 − float64": [cell(e) for e in table["error"]],
             },
             hide_index=True,
             key="eps.precision_table",

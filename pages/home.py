@@ -4,7 +4,7 @@ import streamlit as st
 
 import content
 from grpo_core import group_advantages
-from grpo_core.explain import fmt
+from grpo_core.format import fmt
 from ui import charts, narrate, state
 
 EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]

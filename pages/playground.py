@@ -4,8 +4,9 @@ import numpy as np
 import streamlit as st
 
 from grpo_core import advantage_trace
-from grpo_core.explain import describe_group, fmt
+from grpo_core.format import fmt
 from grpo_core.rewards import SCENARIOS
+from grpo_core.sentences import describe_group
 from ui import charts, controls, state
 
 

@@ -4,18 +4,10 @@ import streamlit as st
 
 import content
 from grpo_core import advantage_trace
-from grpo_core.explain import (
-    advantage_latex,
-    centring_latex,
-    describe_group,
-    fmt,
-    group_members,
-    group_sums,
-    mean_latex,
-    sample_to_population_ratio,
-    std_latex,
-    vector_latex,
-)
+from grpo_core.compare import sample_to_population_ratio
+from grpo_core.format import fmt
+from grpo_core.latex import advantage_latex, centring_latex, mean_latex, std_latex, vector_latex
+from grpo_core.sentences import describe_group
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
 from ui import charts, controls, narrate, state
 
@@ -129,7 +121,7 @@ else:
 st.divider()
 c1, c2 = st.columns(2)
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
-members = group_members(trace, g)
+members = trace.members(g)
 rewards = trace.rewards.ravel()[members]
 answer = c2.selectbox(
     "Answer to follow in the formulas",
@@ -153,7 +145,7 @@ after.button(
 
 conv = trace.convention
 centred = trace.centred.ravel()[members]
-centred_sum, advantage_sum = group_sums(trace, g)
+centred_sum, advantage_sum = trace.group_sums(g)
 advantages = trace.advantages.ravel()[members]
 words = STEPS[step - 1]
 text = words["text_no_scale"] if step == 5 and conv.scale == "none" else words["text"]

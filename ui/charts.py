@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from grpo_core.explain import fmt
+from grpo_core.format import fmt
 from ui import present
 from ui.theme import (
     BAND,

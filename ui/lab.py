@@ -1,16 +1,14 @@
-"""What the four lab pages share: their words (content/lab.toml), typed rewards, number cells.
+"""What the four lab pages share: their words (content/lab.toml) and typed rewards.
 
-Every number still comes from grpo_core; this module only reads, shows and formats.
+Every number comes from grpo_core (its text from grpo_core.format); this module only reads
+and shows.
 """
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
 import content
-from grpo_core.explain import fmt
 from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
 from ui import state
 from ui.text import markdown_safe
@@ -51,17 +49,3 @@ def rewards_input(
         message = markdown_safe(error.message)  # it quotes what was typed
         st.warning(f"{label} · {where}: {message}. It is left out until it is fixed.")
     return parsed.groups
-
-
-def number(x: float, *, nan: str = "NaN") -> str:
-    """A table cell: 4 significant digits, a real minus sign, ``nan`` for NaN."""
-    if math.isnan(x):
-        return nan
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return "−" + fmt(-x) if x < 0 else fmt(x)
-
-
-def exact(x: float) -> str:
-    """A reward as typed, to 12 significant digits (1000000.001 stays readable)."""
-    return f"{x:.12g}"

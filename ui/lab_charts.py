@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from grpo_core.explain import fmt
+from grpo_core.format import fmt
 from ui.charts import signed
 from ui.theme import (
     ACCENT,

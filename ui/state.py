@@ -22,7 +22,8 @@ import streamlit as st
 
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.conventions import SCALES
-from grpo_core.links import decode_rewards, encode_rewards, format_number
+from grpo_core.format import shortest
+from grpo_core.links import decode_rewards, encode_rewards
 from grpo_core.parsing import ParsedRewards, parse_reward, parse_reward_grid
 from ui import nav
 
@@ -193,9 +194,9 @@ def write_link() -> None:
         params["r"] = encode_rewards(parsed.groups)
     s = settings()
     if s.custom:
-        params.update(ddof=str(s.ddof), eps=format_number(s.eps), scale=s.scale)
+        params.update(ddof=str(s.ddof), eps=shortest(s.eps), scale=s.scale)
         if s.clip is not None:
-            params["clip"] = format_number(s.clip)
+            params["clip"] = shortest(s.clip)
     for key in ("r", "c", "ddof", "eps", "scale", "clip"):  # leave other pages' keys alone
         if key in params and st.query_params.get(key) != params[key]:
             st.query_params[key] = params[key]
@@ -211,7 +212,7 @@ def _read_link(query) -> list[str]:
             problems.append(f"Rewards: {error}. Showing the default rewards.")
         else:
             width = max(len(g) for g in groups)
-            set_grid([[format_number(r) for r in g] + [""] * (width - len(g)) for g in groups])
+            set_grid([[shortest(r) for r in g] + [""] * (width - len(g)) for g in groups])
     if "c" in query:
         if query["c"] in CONVENTIONS:
             st.session_state["settings.convention"] = query["c"]
@@ -260,13 +261,12 @@ def current_batch(kwargs: dict) -> Batch:
     parsed = parsed_rewards()
     notes = [f"{e} That cell is left out until it is fixed." for e in parsed.errors]
     conv = get_convention(kwargs["convention"])
-    refuses_one = conv.singleton == "refuse" or conv.baseline == "leave-one-out"
     rewards, ids = [], []
     for p, group in enumerate(parsed.groups, start=1):
         if not group:
             notes.append(f"Prompt {p} has no rewards yet.")
             continue
-        if len(group) == 1 and refuses_one:
+        if len(group) == 1 and conv.refuses_singleton:
             notes.append(
                 f"Prompt {p} has only one reward (K=1), and {conv.name} needs at least "
                 "2 answers per prompt: it is left out. (verl passes a lone reward through.)"

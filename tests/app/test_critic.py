@@ -18,7 +18,7 @@ from grpo_core.baselines import (
     token_rewards,
     toy_values,
 )
-from grpo_core.explain import fmt
+from grpo_core.format import fmt
 from grpo_core.simulate import SimConfig, estimator_table, simulate_cached, summary_sentences
 from tests.app.conftest import open_page, texts
 

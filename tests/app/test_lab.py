@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from grpo_core import CONVENTIONS, group_advantages
-from grpo_core.analysis import scaling_comparison, std_weight, zero_spread_probability
-from grpo_core.explain import tex
+from grpo_core.binary import std_weight, zero_spread_probability
+from grpo_core.compare import scaling_comparison
+from grpo_core.format import cell, tex
 from tests.app.conftest import latex, open_page, texts
 from ui import lab
 from ui.state import DEFAULT_GRID
@@ -67,7 +68,7 @@ def test_epsilon_near_tie_at_trl_eps_is_damped_closed_form():
     assert metric(at, "Regime at your eps") == "damped"
     table = frame(at, "advantage at your eps")
     expected = NEAR_TIE_CENTRED / (NEAR_TIE_STD + 1e-4)
-    assert table["advantage at your eps"].tolist() == [lab.number(a) for a in expected]
+    assert table["advantage at your eps"].tolist() == [cell(a) for a in expected]
     assert [number(z) for z in table["z-score (eps → 0)"]] == [-0.5, 1.5, -0.5, -0.5]
     assert [number(d) for d in table["(R − mean) / eps"]] == pytest.approx(
         [-3e-4, 9e-4, -3e-4, -3e-4]
@@ -152,7 +153,7 @@ def test_epsilon_float32_loses_the_spread_at_1e6():
     table = frame(at, "A in float32")
     assert set(table["as float32 stores it"]) == {"1000000"}
     expected = np.array([-1.5, -0.5, 0.5, 1.5]) * 1e-3 / (math.sqrt(5e-6 / 3) + 1e-4)
-    assert table["A in float64"].tolist() == [lab.number(a) for a in expected]
+    assert table["A in float64"].tolist() == [cell(a) for a in expected]
     assert any("become one value in float32" in m for m in texts(at, "markdown"))
 
 
@@ -227,7 +228,7 @@ def test_conventions_default_to_the_playgrounds_rewards():
     rewards = [[float(x) for x in row] for row in DEFAULT_GRID]
     for name in CONVENTIONS:
         expected = group_advantages(rewards, convention=name).ravel()
-        assert table[name].tolist() == [lab.number(a) for a in expected], name
+        assert table[name].tolist() == [cell(a) for a in expected], name
     sentences = " ".join(texts(at, "markdown"))
     assert "zscore's numbers are 1.069 times verl's" in sentences
     assert "sqrt(8/7) = 1.069" in sentences
@@ -238,10 +239,10 @@ def test_every_notebook_cell_prints_the_tables_numbers():
     at = open_page(CONV)
     rewards = np.array([[float(x) for x in row] for row in DEFAULT_GRID])
     cells = [c.value for c in at.code][: len(CONVENTIONS)]  # then the share link
-    for name, cell in zip(CONVENTIONS, cells, strict=True):
-        assert CONVENTIONS[name].code in cell
+    for name, code_cell in zip(CONVENTIONS, cells, strict=True):
+        assert CONVENTIONS[name].code in code_cell
         namespace = {}
-        exec(cell.replace("print(A)", ""), namespace)
+        exec(code_cell.replace("print(A)", ""), namespace)
         np.testing.assert_allclose(
             namespace["A"], group_advantages(rewards, convention=name), rtol=1e-12, atol=1e-15
         )
@@ -274,7 +275,7 @@ def test_conventions_uneven_prompts_and_a_lone_reward():
     expected = np.concatenate(
         [group_advantages(g, convention="trl") for g in ([1, 0, 1, 1], [0.9, 0.2, 0.5, 0.7])]
     )
-    assert table["trl"].tolist() == [lab.number(a) for a in expected]
+    assert table["trl"].tolist() == [cell(a) for a in expected]
     assert any("K/(K-1) = 4/3 = 1.333" in m for m in texts(at, "markdown"))
 
 
@@ -298,12 +299,12 @@ def test_batch_vs_group_scaling_on_two_reward_scales():
     s = scaling_comparison([0, 1, 0, 1, 0, 100, 50, 100], group_ids=[1] * 4 + [2] * 4)
     table = frame(at, "mean |A|, group")
     for mode in ("group", "batch", "none"):
-        assert table[f"mean |A|, {mode}"].tolist() == [lab.number(x) for x in s.mean_abs[mode]]
+        assert table[f"mean |A|, {mode}"].tolist() == [cell(x) for x in s.mean_abs[mode]]
     assert table["mean |A|, none"].tolist() == ["0.5", "37.5"]
-    assert table["group std"].tolist() == [lab.number(x) for x in np.std(
+    assert table["group std"].tolist() == [cell(x) for x in np.std(
         [[0, 1, 0, 1], [0, 100, 50, 100]], axis=1, ddof=1)]  # fmt: skip
     reading = " ".join(texts(at, "markdown"))
-    assert f"batch std {lab.number(s.batch_std)}" in reading
+    assert f"batch std {cell(s.batch_std)}" in reading
     fig = chart(at, "conv.scaling_chart")
     assert len(fig["data"]) == 6  # 3 panels x 2 prompts
     np.testing.assert_allclose(fig["data"][2]["y"], s.frame["batch"][:4], rtol=1e-12)
@@ -323,7 +324,7 @@ def test_difficulty_one_success_in_sixteen():
     at = open_page(DIF)
     assert not at.exception
     assert metric(at, "Pass rate p") == "0.0625"
-    assert metric(at, "Weight 1 / std") == lab.number(16 / math.sqrt(15))
+    assert metric(at, "Weight 1 / std") == cell(16 / math.sqrt(15))
     assert metric(at, "GRPO, right answer") == "+3.873"  # sqrt(15)
     assert metric(at, "GRPO, wrong answer") == "−0.2582"  # -1/sqrt(15)
     assert metric(at, "Dr. GRPO, right answer") == "+0.9375"
@@ -424,7 +425,7 @@ def test_numbers_quoted_in_the_lab_content():
 
 
 def test_epsilon_steps_through_the_regimes_with_buttons():
-    from grpo_core.analysis import regime_tour
+    from grpo_core.eps import regime_tour
 
     at = open_page("pages/epsilon.py")
     tour = regime_tour(6e-8)  # the default near tie's std

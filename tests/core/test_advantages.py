@@ -1,4 +1,4 @@
-"""grpo_core.advantages: exact hand-checked values, a loop oracle, and properties."""
+"""grpo_core.advantages: exact hand-checked values, the reference loop, and properties."""
 
 import math
 
@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grpo_core import CONVENTIONS, advantage_trace, group_advantages
+from grpo_core.reference import reference_advantages
 
 SQRT_HALF = 1 / math.sqrt(2)
 BINARY8 = [1, 0, 1, 1, 0, 0, 1, 0]
@@ -168,10 +169,8 @@ def test_interleaved_group_ids_equal_contiguous_groups():
 
 def test_trace_frame_has_every_step():
     frame = advantage_trace([[1, 0], [3, 5]], convention="trl").to_frame()
-    assert list(frame.columns) == [
-        "prompt", "answer", "reward", "mean", "baseline", "centred",
-        "std", "denominator", "advantage", "clamped",
-    ]  # fmt: skip
+    columns = "prompt answer reward mean baseline centred std denominator advantage clamped"
+    assert list(frame.columns) == columns.split()
     assert frame["answer"].tolist() == [1, 2, 1, 2]
     assert frame["mean"].tolist() == [0.5, 0.5, 4.0, 4.0]
 
@@ -182,36 +181,7 @@ def test_rloo_trace_baseline_is_leave_one_out_mean():
     np.testing.assert_allclose(t.advantages, [-3.0, -1.5, 4.5])
 
 
-# --- against a plain per-group loop ------------------------------------------------------
-
-
-def loop_oracle(rewards, ids, name, **overrides):
-    """One group at a time, straight from the notes' table."""
-    conv = CONVENTIONS[name].with_overrides(**overrides)
-    rewards = np.asarray(rewards, dtype=float)
-    out = np.empty_like(rewards)
-    all_std = np.std(rewards, ddof=conv.ddof) if len(rewards) > conv.ddof else 0.0
-    for label in dict.fromkeys(ids):
-        idx = [i for i, g in enumerate(ids) if g == label]
-        r = rewards[idx]
-        k = len(r)
-        if k == 1 and conv.singleton == "pass-through":
-            mean, std = 0.0, 1.0
-        elif k == 1:
-            mean, std = r[0], 0.0
-        else:
-            mean, std = r.mean(), r.std(ddof=conv.ddof)
-        centred = r - mean
-        if np.all(r == r[0]) and k > 1:
-            centred = np.zeros(k)
-        if conv.baseline == "leave-one-out":
-            centred = r - (r.sum() - r) / (k - 1)
-        denom = {"group": std + conv.eps, "batch": all_std + conv.eps, "none": 1.0}[conv.scale]
-        a = centred / denom if denom else np.zeros(k)
-        if conv.clip is not None:
-            a = np.clip(a, -conv.clip, conv.clip)
-        out[idx] = a
-    return out
+# --- against the shipped per-group loop, grpo_core.reference -------------------------------
 
 
 @pytest.mark.parametrize("convention", sorted(CONVENTIONS))
@@ -229,7 +199,7 @@ def test_vectorized_matches_loop_on_uneven_groups(convention, seed):
         counts = {g: ids.count(g) for g in ids}
         keep = [i for i, g in enumerate(ids) if counts[g] > 1]
         ids, rewards = [ids[i] for i in keep], rewards[keep]
-    expected = loop_oracle(rewards, ids, convention)
+    expected = reference_advantages(rewards, ids, convention=convention)
     got = group_advantages(rewards, group_ids=ids, convention=convention)
     np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
 
@@ -241,7 +211,7 @@ def test_overrides_match_loop(scale, ddof):
     rewards = rng.binomial(1, 0.3, size=(6, 5)).astype(float)
     ids = np.repeat(np.arange(6), 5).tolist()
     kwargs = {"scale": scale, "ddof": ddof, "eps": 1e-3, "clip": 1.5}
-    expected = loop_oracle(rewards.ravel(), ids, "trl", **kwargs)
+    expected = reference_advantages(rewards.ravel(), ids, convention="trl", **kwargs)
     got = group_advantages(rewards, convention="trl", **kwargs).ravel()
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
 
@@ -315,3 +285,11 @@ def test_finite_in_finite_out(rewards, convention, eps):
 @given(value=finite_rewards, k=st.integers(2, 64), convention=st.sampled_from(sorted(CONVENTIONS)))
 def test_ties_are_exactly_zero(value, k, convention):
     assert np.all(group_advantages([value] * k, convention=convention, eps=0) == 0)
+
+
+def test_reference_refuses_a_group_of_one_where_the_convention_does():
+    with pytest.raises(ValueError, match="refuses"):
+        reference_advantages([1.0, 2.0, 3.0], ["a", "a", "b"], convention="trl")
+    np.testing.assert_allclose(
+        reference_advantages([3.0], convention="verl"), group_advantages([3.0], convention="verl")
+    )

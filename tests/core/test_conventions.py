@@ -1,4 +1,4 @@
-"""grpo_core.conventions: the registry matches the notes' table; overrides are validated."""
+"""grpo_core.conventions: the registry matches each library's source; overrides are validated."""
 
 import math
 
@@ -6,7 +6,7 @@ import pytest
 
 from grpo_core import CONVENTIONS, get_convention
 
-TABLE = {  # name: (baseline, scale, ddof, eps, clip, singleton), from shared/GRPO_NOTES.md
+TABLE = {  # name: (baseline, scale, ddof, eps, clip, singleton), per library source
     "trl": ("mean", "group", 1, 1e-4, None, "refuse"),
     "trl-batch": ("mean", "batch", 1, 1e-4, None, "refuse"),
     "dr-grpo": ("mean", "none", 1, 1e-4, None, "refuse"),
@@ -52,3 +52,10 @@ def test_overrides_replace_and_inf_removes_clip():
     c = CONVENTIONS["openrlhf"].with_overrides(ddof=0, eps=0.5, scale="batch", clip=math.inf)
     assert (c.ddof, c.eps, c.scale, c.clip) == (0, 0.5, "batch", None)
     assert CONVENTIONS["openrlhf"].clip == 10.0  # the registry is untouched
+
+
+def test_refuses_singleton_is_the_rule_for_a_group_of_one():
+    refusing = {name for name, c in CONVENTIONS.items() if c.refuses_singleton}
+    assert refusing == {"trl", "trl-batch", "dr-grpo", "openrlhf", "rloo"}
+    assert not get_convention("verl").refuses_singleton
+    assert not get_convention("zscore").refuses_singleton

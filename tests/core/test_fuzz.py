@@ -107,9 +107,9 @@ OBJECT_ARGS = {
 NAN_BY_DESIGN = {
     # Teaching tables that show 0/0 (eps = 0, a group with no right answer, a refused
     # lone reward, padding) as NaN on purpose; exceptions are still checked.
-    "analysis.all_equal_outcomes", "analysis.binary_advantages",
-    "analysis.dr_grpo_binary_advantages", "analysis.difficulty_bias_frame",
-    "analysis.float32_advantages", "analysis.compare_conventions", "baselines.blank_padding",
+    "eps.all_equal_outcomes", "binary.binary_advantages",
+    "binary.dr_grpo_binary_advantages", "binary.difficulty_bias_frame",
+    "precision.float32_advantages", "compare.compare_conventions", "baselines.blank_padding",
 }  # fmt: skip
 INTERNAL = {
     # Array kernels of the simulator: called by simulate() with arrays it built
@@ -121,8 +121,8 @@ SIZE_UNBOUNDED = {
     # Findings for their owner: a count of 10**9 allocates without limit (MemoryError
     # or an OOM-killed worker), so counts are fuzzed up to 10_000 only. The pages pass
     # fixed or widget-bounded sizes; a ValueError above a documented maximum would fix it.
-    "analysis.eps_grid", "analysis.pass_rate_grid", "analysis.group_pass_rates",
-    "analysis.all_equal_outcomes", "baselines.token_mask", "baselines.toy_kl",
+    "eps.eps_grid", "binary.pass_rate_grid", "binary.group_pass_rates",
+    "eps.all_equal_outcomes", "baselines.token_mask", "baselines.toy_kl",
 }  # fmt: skip
 KNOWN = {
     # Findings for their owner (xfail, not strict): see the report.
@@ -213,7 +213,7 @@ def test_the_fuzzer_reaches_the_input_functions():
     must = {
         "advantages.group_advantages", "advantages.advantage_trace", "parsing.parse_reward",
         "parsing.parse_reward_grid", "parsing.parse_reward_text", "links.decode_rewards",
-        "links.format_number", "conventions.get_convention",
+        "format.shortest", "conventions.get_convention",
     }  # fmt: skip
     present = must & set(FUNCTIONS)
     assert present <= set(FUZZED), sorted(present - set(FUZZED))

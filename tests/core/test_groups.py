@@ -24,7 +24,7 @@ from grpo_core import group_advantages
         ([[1, 2], [3]], {}, r"different lengths"),
         (np.zeros((2, 2, 2)), {}, r"got 3 dimensions"),
         ([1, 2, 3, 4, 5], {"group_size": 2}, r"group_size=2 does not divide the 5 rewards"),
-        ([1, 2, 3, 4], {"group_size": 0}, r"group_size must be >= 1"),
+        ([1, 2, 3, 4], {"group_size": 0}, r"group_size must be a whole number >= 1"),
         ([1, 2, 3, 4], {"group_size": 2.5}, r"group_size must be a whole number"),
         ([[1, 2], [3, 4]], {"group_size": 3}, r"does not match the 2 rewards per row"),
         ([1, 2, 3], {"group_ids": ["a", "b"]}, r"group_ids has 2 ids for 3 rewards"),

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grpo_core.links import decode_rewards, encode_rewards, format_number
+from grpo_core.links import decode_rewards, encode_rewards
 
 LIMITS = {"max_prompts": 8, "max_answers": 64}
 
@@ -24,10 +24,6 @@ def test_round_trip_is_exact(groups):
     decoded, error = decode_rewards(encode_rewards(groups), **LIMITS)
     assert error is None
     assert [np.array(g).tobytes() for g in decoded] == [np.array(g).tobytes() for g in groups]
-
-
-def test_format_number_is_shortest_exact():
-    assert [format_number(x) for x in (1.0, 0.1, 1e-7, -3.5)] == ["1", "0.1", "1e-07", "-3.5"]
 
 
 @given(st.text(max_size=200))

@@ -3,7 +3,7 @@ and explain bad input. Screenshots: artifacts/screenshots/lab_*.png."""
 
 import pytest
 
-from grpo_core.analysis import scaling_comparison
+from grpo_core.compare import scaling_comparison
 from tests.e2e.conftest import assert_healthy, chart_marks, open_path, settle, shot
 from ui import lab
 

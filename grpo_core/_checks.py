@@ -1,0 +1,110 @@
+"""Argument checks shared by grpo_core: each returns the clean value or raises a ValueError
+that names the argument, says what is valid and shows what was given."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+DDOFS: tuple[int, ...] = (0, 1)
+"""The std's degrees of freedom a convention may use."""
+
+MIN_POSITIVE_EPS = 1e-300
+"""A positive eps below this is refused: 1 / eps would overflow (grpo_core divides
+by multiplying with 1 / (std + eps), which turns 0 x inf into NaN on a tie)."""
+
+
+def is_real(x) -> bool:
+    """A real number that is not a bool (True is not a reward)."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def finite(x, name: str) -> float:
+    """``x`` as a float; ValueError unless it is a finite real number."""
+    if not is_real(x) or not math.isfinite(x):
+        raise ValueError(f"{name} must be a finite number, got {x!r}.")
+    return float(x)
+
+
+def non_negative(x, name: str) -> float:
+    """``x`` as a float; ValueError unless it is a finite real number >= 0."""
+    if not is_real(x) or not math.isfinite(x) or x < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {x!r}.")
+    return float(x)
+
+
+def whole(x, name: str, *, minimum: int) -> int:
+    """``x`` as an int; ValueError unless it is a whole number >= ``minimum``."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < minimum:
+        raise ValueError(f"{name} must be a whole number >= {minimum}, got {x!r}.")
+    return int(x)
+
+
+def ddof(x) -> int:
+    """The std's degrees of freedom: 0 (population) or 1 (sample); ValueError otherwise."""
+    if isinstance(x, bool) or x not in DDOFS:
+        raise ValueError(
+            f"ddof must be 0 (population std, divide by K) or 1 "
+            f"(sample std, divide by K-1), got {x!r}."
+        )
+    return int(x)
+
+
+def probabilities(p) -> np.ndarray:
+    """``p`` as a float64 array of pass rates, each in [0, 1]; ValueError otherwise."""
+    try:
+        arr = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"p must be a probability or an array of them, got {p!r}.") from None
+    if not np.all((arr >= 0) & (arr <= 1)):
+        raise ValueError("a pass rate p must lie between 0 and 1.")
+    return arr
+
+
+def float_rewards(rewards) -> np.ndarray:
+    """float64 rewards of shape (K,) or (G, K), finite and non-empty."""
+    if isinstance(rewards, (str, bytes)):
+        raise ValueError("rewards must be numbers, not text.")
+    try:
+        x = np.asarray(rewards, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "rewards must be a list of numbers (or equal-length rows of them)."
+        ) from None
+    if x.ndim not in (1, 2):
+        raise ValueError(f"rewards must be 1-D or 2-D (prompts x answers), got {x.ndim}-D.")
+    if x.size == 0:
+        raise ValueError("no rewards given: a group needs at least one reward.")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("every reward must be a finite number (no NaN or infinity).")
+    return x
+
+
+def one_group(rewards) -> np.ndarray:
+    """float64 rewards of one group, shape (K,)."""
+    x = float_rewards(rewards)
+    if x.ndim != 1:
+        raise ValueError("give one group: a flat list of rewards (K,), not a table.")
+    return x
+
+
+def eps_values(values) -> np.ndarray:
+    """(E,) float64 eps values, each 0 or in [MIN_POSITIVE_EPS, inf); ValueError otherwise."""
+    try:
+        eps = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("eps_values must be a list of numbers.") from None
+    if eps.ndim != 1 or eps.size == 0:
+        raise ValueError("eps_values must be a non-empty list of numbers.")
+    if not np.all(np.isfinite(eps) & (eps >= 0)):
+        bad = eps[~(np.isfinite(eps) & (eps >= 0))][0]
+        raise ValueError(f"every eps must be a finite number >= 0, got {bad!r}.")
+    tiny = (eps > 0) & (eps < MIN_POSITIVE_EPS)
+    if tiny.any():
+        raise ValueError(
+            f"eps must be 0 or at least {MIN_POSITIVE_EPS:g}, got {eps[tiny][0]!r}: "
+            "a smaller eps makes 1/eps overflow."
+        )
+    return eps

@@ -1,0 +1,96 @@
+"""Worked LaTeX generated from the numbers of an AdvantageTrace.
+
+Each formula is written out with the trace's own numbers (the group mean, the
+std with its ddof, R_i - baseline, A_i), so what a page typesets always matches
+what it computed. The same steps in plain words are in ``grpo_core.sentences``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grpo_core.advantages import AdvantageTrace
+from grpo_core.format import digits_to_tell_apart, tex, tex_term
+
+
+def vector_latex(name: str, values, digits: int = 4) -> str:
+    """LaTeX for ``name = (v1, v2, ...)``, elided after 12 values; ValueError for non-numbers."""
+    try:
+        values = np.asarray(values, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError("values must be a list of numbers.") from None
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
+        raise ValueError(f"digits must be a whole number from 1 to 17, got {digits!r}.")
+    shown = [tex(v, digits) for v in values[:12]] + ([r"\dots"] if len(values) > 12 else [])
+    return rf"{name} = ({', '.join(shown)})"
+
+
+def centring_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
+    """R_i - baseline with the numbers: the group mean, or RLOO's mean of the others."""
+    idx = trace.members(g)[answer]
+    r, base = trace.rewards.ravel()[idx], trace.baseline.ravel()[idx]
+    d = digits_to_tell_apart([*trace.rewards.ravel()[trace.members(g)], base])
+    i = answer + 1
+    label = r"\bar R" if trace.convention.baseline == "mean" else rf"\bar R_{{-{i}}}"
+    centred = trace.centred.ravel()[idx]
+    return rf"R_{{{i}}} - {label} = {tex(r, d)} - {tex_term(base, d)} = {tex(centred)}"
+
+
+def mean_latex(trace: AdvantageTrace, g: int) -> str:
+    """\\bar R = (R_1 + ... + R_K) / K = value, with the rewards written out."""
+    idx = trace.members(g)
+    rewards = trace.rewards.ravel()[idx]
+    d = digits_to_tell_apart([*rewards, trace.mean[g]])
+    terms = " + ".join(_signed_term(r, i == 0, d) for i, r in enumerate(_shown(rewards)))
+    if trace.singleton[g] and trace.convention.singleton == "pass-through":
+        return r"\bar R = 0 \quad \text{(verl: a group of one has mean 0)}"
+    return rf"\bar R = \frac{{{terms}}}{{{len(idx)}}} = {tex(trace.mean[g], d)}"
+
+
+def std_latex(trace: AdvantageTrace, g: int) -> str:
+    """The group std with its ddof, the centred rewards squared and summed."""
+    idx = trace.members(g)
+    group_size, ddof = len(idx), trace.convention.ddof
+    centred = trace.rewards.ravel()[idx] - trace.mean[g]
+    if trace.singleton[g]:
+        return rf"\sigma = {tex(trace.std[g])} \quad \text{{(a group of one)}}"
+    squares = " + ".join(r"\dots" if c is None else f"({tex(c)})^2" for c in _shown(centred))
+    dof = f"{group_size} - 1" if ddof == 1 else f"{group_size}"
+    return rf"\sigma = \sqrt{{\frac{{{squares}}}{{{dof}}}}} = {tex(trace.std[g])}"
+
+
+def advantage_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
+    """A_i with the actual numbers: (R_i - baseline) / (std + eps) = value."""
+    idx = trace.members(g)[answer]
+    conv = trace.convention
+    r = trace.rewards.ravel()[idx]
+    base = trace.baseline.ravel()[idx]
+    a = trace.advantages.ravel()[idx]
+    d = digits_to_tell_apart([*trace.rewards.ravel()[trace.members(g)], base])
+    numerator = rf"{tex(r, d)} - {tex_term(base, d)}"
+    i = answer + 1
+    if conv.scale == "none":
+        scale = conv.baseline == "leave-one-out"
+        return rf"A_{{{i}}} = {numerator} = {tex(a)}" + (
+            r" \quad \text{(leave-one-out baseline)}" if scale else ""
+        )
+    std = trace.batch_std if conv.scale == "batch" else trace.std[g]
+    label = r"\sigma_{\text{batch}}" if conv.scale == "batch" else r"\sigma"
+    formula = rf"A_{{{i}}} = \frac{{R_{{{i}}} - \bar R}}{{{label} + \varepsilon}}"
+    value = rf"\frac{{{numerator}}}{{{tex(std)} + {tex(conv.eps)}}} = {tex(a)}"
+    if trace.clamped.ravel()[idx]:
+        value += rf" \quad \text{{(clamped to }}\pm{tex(conv.clip)}\text{{)}}"
+    return f"{formula} = {value}"
+
+
+def _shown(values: np.ndarray, limit: int = 8) -> list[float]:
+    """The values to write out in a formula; long groups are elided in the middle."""
+    values = list(values)
+    return values if len(values) <= limit else [*values[:3], None, *values[-2:]]
+
+
+def _signed_term(x, first: bool, digits: int = 4) -> str:
+    """A term of a sum: the first as is, later negatives in parentheses, None as a dots."""
+    if x is None:
+        return r"\dots"
+    return tex(x, digits) if first else tex_term(x, digits)

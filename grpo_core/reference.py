@@ -1,0 +1,97 @@
+"""The definition, written to be read: GRPO's advantages one group at a time.
+
+``reference_advantages`` is a plain Python loop over groups, computing each
+step the way the papers write it:
+
+    A_i = clip((R_i - baseline_i) / (std + eps), -clip, clip)
+
+with the group mean as baseline (DeepSeekMath, arXiv 2402.03300, section 4.1.2)
+or the mean of the other K-1 rewards (RLOO, arXiv 2402.14740), the group std or
+the std of the whole batch (TRL scale_rewards="batch"), or no division at all
+(Dr. GRPO, arXiv 2503.20783). ``grpo_core.advantages.group_advantages`` computes
+the same numbers vectorized, fast; the tests check one against the other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grpo_core import _checks
+from grpo_core.conventions import get_convention
+from grpo_core.groups import MAX_ABS_REWARD
+
+
+def reference_advantages(
+    rewards,
+    group_ids=None,
+    *,
+    convention: str = "trl",
+    ddof: int | None = None,
+    eps: float | None = None,
+    scale: str | None = None,
+    clip: float | None = None,
+) -> np.ndarray:
+    """Advantages of ``rewards`` (N,) grouped by ``group_ids`` (N labels; None: one group).
+
+    convention, ddof, eps, scale, clip: as in ``group_advantages``. Returns (N,) float64.
+    Edges as the fast path defines them: all-equal rewards get exactly 0; a group of one
+    follows the convention's ``singleton`` rule (verl: mean 0, std 1).
+    """
+    conv = get_convention(convention).with_overrides(ddof=ddof, eps=eps, scale=scale, clip=clip)
+    rewards, group_ids = _checked(rewards, group_ids)
+    advantages = np.empty_like(rewards)
+
+    # The std of every reward in the batch, for scale == "batch".
+    batch_std = np.std(rewards, ddof=conv.ddof) if len(rewards) > conv.ddof else 0.0
+
+    for label in dict.fromkeys(group_ids):  # each group, in order of first appearance
+        members = [i for i, g in enumerate(group_ids) if g == label]
+        r = rewards[members]
+        group_size = len(r)
+
+        if group_size == 1 and conv.refuses_singleton:
+            raise ValueError(f"group {label!r} has one reward; {conv.name!r} refuses it.")
+        if group_size == 1 and conv.singleton == "pass-through":
+            mean, std = 0.0, 1.0  # verl: a group of one has mean 0 and std 1
+        elif group_size == 1:
+            mean, std = r[0], 0.0
+        else:
+            mean, std = r.mean(), r.std(ddof=conv.ddof)
+
+        if conv.baseline == "leave-one-out":
+            centred = r - (r.sum() - r) / (group_size - 1)  # R_i - mean of the others
+        else:
+            centred = r - mean
+        if group_size > 1 and np.all(r == r[0]):
+            centred = np.zeros(group_size)  # zero spread: exactly 0, no rounding residue
+
+        if conv.scale == "group":
+            denominator = std + conv.eps
+        elif conv.scale == "batch":
+            denominator = batch_std + conv.eps
+        else:
+            denominator = 1.0
+        # 0 / 0 (eps = 0 on a zero-spread group) is defined as 0: no learning signal.
+        a = centred / denominator if denominator else np.zeros(group_size)
+
+        if conv.clip is not None:
+            a = np.clip(a, -conv.clip, conv.clip)
+        advantages[members] = a
+    return advantages
+
+
+def _checked(rewards, group_ids) -> tuple[np.ndarray, list]:
+    """(N,) finite rewards within ±MAX_ABS_REWARD and N hashable labels; ValueError else."""
+    rewards = _checks.float_rewards(rewards)
+    if rewards.ndim != 1 or np.abs(rewards).max() > MAX_ABS_REWARD:
+        raise ValueError(f"rewards must be a flat list of numbers within ±{MAX_ABS_REWARD:.0e}.")
+    if group_ids is None:
+        return rewards, [0] * len(rewards)
+    try:
+        labels = list(group_ids)
+        {hash(label) for label in labels}
+    except TypeError:
+        raise ValueError("group_ids must be a list of labels, one per reward.") from None
+    if len(labels) != len(rewards):
+        raise ValueError(f"group_ids has {len(labels)} labels for {len(rewards)} rewards.")
+    return rewards, labels

@@ -1,0 +1,90 @@
+"""grpo_core.sentences: generated explanations carry the numbers the engine computed."""
+
+import math
+
+import numpy as np
+import pytest
+
+from grpo_core import advantage_trace, group_advantages
+from grpo_core.sentences import (
+    describe_group,
+    explain_differences,
+    explain_difficulty_bias,
+)
+
+R4 = [1.0, 2.0, 3.0, 6.0]  # mean 3, centred [-2, -1, 0, 3], sum of squares 14
+NEAR_TIE = [1.0, 1.0 + 1.2e-7, 1.0, 1.0]  # a near tie: TRL's, verl's, OpenRLHF's eps differ
+TWO_SCALES = [[0.0, 1.0, 0.0, 1.0], [0.0, 100.0, 50.0, 100.0]]
+
+
+def test_explain_ddof_factor_at_k4():
+    text = " ".join(explain_differences(R4))
+    assert "zscore's numbers are 1.155 times verl's" in text
+    assert "sqrt(4/3) = 1.155" in text
+    assert "4/3 = 1.333 times dr-grpo's" in text  # rloo
+    assert "trl-batch equals trl" in text
+    assert "did not bite" in text
+
+
+def test_explain_eps_on_the_notes_near_tie():
+    text = " ".join(explain_differences(NEAR_TIE))
+    for name, lib in [("trl", "TRL"), ("verl", "verl"), ("openrlhf", "OpenRLHF")]:
+        largest = np.abs(group_advantages(NEAR_TIE, convention=name)).max()
+        assert f"{largest:.3g} in {lib}" in text
+    assert "eps decides the numbers" in text
+    assert "pulls the ratio" in text  # the ddof ratio is distorted by eps here
+
+
+def test_explain_openrlhf_clamp_and_batch_std():
+    one_in_128 = np.zeros(128)
+    one_in_128[0] = 1
+    text = " ".join(explain_differences(one_in_128))
+    assert "OpenRLHF clamped 1 advantage to ±10 (the largest would have been 11.2)" in text
+    text = " ".join(explain_differences(TWO_SCALES))
+    batch_std = np.std(np.asarray(TWO_SCALES), ddof=1)
+    assert f"batch std {batch_std:.3g}" in text and "(0.577, 47.9)" in text
+
+
+def test_explain_all_equal_prompt_and_every_sentence_has_a_source():
+    sentences = explain_differences([[1.0, 1.0, 1.0], [1.0, 2.0, 3.0]])
+    assert sentences[0] == (
+        "Prompt 1 has all-equal rewards: every convention gives exactly 0 there, "
+        "no learning signal."
+    )
+    assert all("Source: " in s for s in sentences[1:])
+    assert explain_differences([2.0] * 4) == [
+        "The group has all-equal rewards: every convention gives exactly 0 there, "
+        "no learning signal."
+    ]
+
+
+def test_explain_difficulty_bias_with_sample_std_and_k():
+    text = " ".join(explain_difficulty_bias((1 / 16,), ddof=1, group_size=16))
+    assert "K/(K-1) = 16/15" in text and "1.94 at p = 0.5" in text  # 2 sqrt(15/16)
+    assert "right answer 3.75 and a wrong one -0.25" in text  # sqrt(15) sqrt(15/16)
+    text = " ".join(explain_difficulty_bias((0.5,), group_size=16))
+    assert "largest weight GRPO gives a group is 4.13" in text  # 16 / sqrt(15)
+    with pytest.raises(ValueError, match="needs the group size K"):
+        explain_difficulty_bias((0.5,), ddof=1)
+
+
+def test_sentences_follow_the_numbers():
+    trace = advantage_trace([[1, 1, 1, 1], [0, 0, 0, 1]], convention="trl")
+    assert "teaches nothing" in describe_group(trace, 0)
+    sentence = describe_group(trace, 1)
+    assert sentence.startswith("Answer 4 scored 1.5 std above its group's mean")
+    assert "answers 1, 2 and 3 pushed down most" in sentence
+    assert "1 of 4 answers go up, 3 go down" in sentence
+
+
+def test_damped_and_clamped_are_said():
+    near = advantage_trace([1.0, 1.0 + 1e-6], convention="trl")
+    assert "below eps" in describe_group(near, 0)
+    one_in_128 = advantage_trace([1.0] + [0.0] * 127, convention="openrlhf")
+    assert "Clamped to ±10" in describe_group(one_in_128, 0)
+
+
+def test_verl_lone_reward_sentence():
+    trace = advantage_trace([3.0], convention="verl")
+    assert "passes through" in describe_group(trace, 0)
+    assert math.isclose(trace.advantages[0], 3 / (1 + 1e-6))
