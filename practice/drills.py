@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from grpo_core import advantage_trace, get_convention, group_advantages
+from grpo_core.format import decimal_tex as num  # short names: worked solutions are dense LaTeX
+from grpo_core.format import equals_sign as eq
 from practice.questions import DrillTemplate
 
 
@@ -106,64 +108,43 @@ _CONVENTION_WORDS = {  # {ddof}, {eps} and {clip} are read from grpo_core.conven
 def _convention_words(convention: str) -> str:
     """How a drill's prompt names ``convention``, with its ddof, eps and clamp from the registry."""
     conv = get_convention(convention)
-    clip = "" if conv.clip is None else _num(conv.clip)
-    return _CONVENTION_WORDS[conv.name].format(ddof=conv.ddof, eps=_num(conv.eps), clip=clip)
+    clip = "" if conv.clip is None else num(conv.clip)
+    return _CONVENTION_WORDS[conv.name].format(ddof=conv.ddof, eps=num(conv.eps), clip=clip)
 
 
 def _drill_prompt(rewards: np.ndarray, ask: int, convention: str) -> str:
-    shown = ", ".join(_num(r) for r in rewards)
+    shown = ", ".join(num(r) for r in rewards)
     return (
         f"The K = {len(rewards)} rewards of one prompt are $R = ({shown})$. "
         f"Compute $A_{{{ask}}}$ under {_convention_words(convention)}."
     )
 
 
-def _num(x: float) -> str:
-    """A number for a worked solution: up to 4 decimals, or a power of ten when tiny."""
-    if abs(x) < 1e-12:
-        return "0"  # rounding noise of an exact 0 (eps, the smallest shown, is 1e-9)
-    if abs(x) < 1e-3:
-        mantissa, exponent = f"{x:.3e}".split("e")
-        mantissa = mantissa.rstrip("0").rstrip(".")
-        power = f"10^{{{int(exponent)}}}"
-        return power if mantissa == "1" else f"{mantissa} \\times {power}"
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _eq(x: float) -> str:
-    """ "=" when the shown number is exact, "\\approx" when it is rounded."""
-    try:
-        return "=" if float(_num(x)) == x else r"\approx"
-    except ValueError:
-        return r"\approx"
-
-
 def _with_solution(d: Drill, tied: bool, clamped: bool) -> Drill:
     conv = get_convention(d.convention)
     r = np.array(d.rewards)
     group_size, i = len(r), d.ask
-    lines = [rf"R = ({', '.join(_num(x) for x in r)}),\quad K = {group_size}"]
-    total = " + ".join(_num(x) for x in r)
-    lines.append(rf"\bar R = \frac{{{total}}}{{{group_size}}} {_eq(d.mean)} {_num(d.mean)}")
+    lines = [rf"R = ({', '.join(num(x) for x in r)}),\quad K = {group_size}"]
+    total = " + ".join(num(x) for x in r)
+    lines.append(rf"\bar R = \frac{{{total}}}{{{group_size}}} {eq(d.mean)} {num(d.mean)}")
     if conv.baseline == "leave-one-out":
         others = float(r.sum() - r[i - 1])
         lines.append(
-            rf"b_{{{i}}} = \frac{{\sum_{{j \ne {i}}} R_j}}{{K - 1}} = \frac{{{_num(others)}}}"
-            rf"{{{group_size - 1}}} {_eq(d.baseline)} {_num(d.baseline)}"
+            rf"b_{{{i}}} = \frac{{\sum_{{j \ne {i}}} R_j}}{{K - 1}} = \frac{{{num(others)}}}"
+            rf"{{{group_size - 1}}} {eq(d.baseline)} {num(d.baseline)}"
         )
         lines.append(
-            rf"A_{{{i}}} = R_{{{i}}} - b_{{{i}}} = {_num(r[i - 1])} - {_num(d.baseline)} "
-            rf"{_eq(d.expected)} {_num(d.expected)}"
+            rf"A_{{{i}}} = R_{{{i}}} - b_{{{i}}} = {num(r[i - 1])} - {num(d.baseline)} "
+            rf"{eq(d.expected)} {num(d.expected)}"
         )
         return _finish(d, lines, conv)
     lines.append(
-        rf"R_{{{i}}} - \bar R = {_num(r[i - 1])} - {_num(d.mean)} {_eq(d.centred)} "
-        rf"{_num(d.centred)}"
+        rf"R_{{{i}}} - \bar R = {num(r[i - 1])} - {num(d.mean)} {eq(d.centred)} "
+        rf"{num(d.centred)}"
     )
     if conv.scale == "none":
         lines.append(
-            rf"A_{{{i}}} = R_{{{i}}} - \bar R {_eq(d.expected)} {_num(d.expected)}"
+            rf"A_{{{i}}} = R_{{{i}}} - \bar R {eq(d.expected)} {num(d.expected)}"
             r"\quad\text{(no division by the std)}"
         )
         return _finish(d, lines, conv)
@@ -178,23 +159,23 @@ def _with_solution(d: Drill, tied: bool, clamped: bool) -> Drill:
     which = "K - 1" if conv.ddof == 1 else "K"
     lines.append(
         rf"\sigma = \sqrt{{\frac{{\sum_j (R_j - \bar R)^2}}{{{which}}}}} = "
-        rf"\sqrt{{\frac{{{_num(squares)}}}{{{n}}}}} {_eq(d.std)} {_num(d.std)}"
+        rf"\sqrt{{\frac{{{num(squares)}}}{{{n}}}}} {eq(d.std)} {num(d.std)}"
         rf"\quad\text{{(ddof = {conv.ddof})}}"
     )
     if conv.eps > 0:
         lines.append(
-            rf"\sigma + \varepsilon = {_num(d.std)} + {_num(conv.eps)} {_eq(d.denominator)} "
-            rf"{_num(d.denominator)}"
+            rf"\sigma + \varepsilon = {num(d.std)} + {num(conv.eps)} {eq(d.denominator)} "
+            rf"{num(d.denominator)}"
         )
     unclamped = d.centred / d.denominator
     lines.append(
-        rf"A_{{{i}}} = \frac{{{_num(d.centred)}}}{{{_num(d.denominator)}}} "
-        rf"{_eq(unclamped)} {_num(unclamped)}"
+        rf"A_{{{i}}} = \frac{{{num(d.centred)}}}{{{num(d.denominator)}}} "
+        rf"{eq(unclamped)} {num(unclamped)}"
     )
     if clamped:
         lines.append(
-            rf"\text{{clamped to }} \pm {_num(conv.clip)}\text{{: }} A_{{{i}}} = "
-            rf"{_num(d.expected)}"
+            rf"\text{{clamped to }} \pm {num(conv.clip)}\text{{: }} A_{{{i}}} = "
+            rf"{num(d.expected)}"
         )
     return _finish(d, lines, conv)
 
