@@ -88,6 +88,36 @@ def ensure_nginx() -> None:
     print(f"note: {message}", flush=True)
 
 
+AXE_VERSION = "4.14.1"
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def ensure_axe() -> None:
+    """Install axe-core (the WCAG checker the accessibility test runs in Chromium) from npm.
+
+    It goes to .cache/axe (git-ignored) with the machine's npm; as root, Debian's npm is
+    installed first when missing. In CI a missing axe-core is an error.
+    """
+    if AXE.exists():
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    if not shutil.which("npm") and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("installing Debian's npm for the accessibility test", flush=True)
+        subprocess.check_call(["apt-get", "update", "-qq"], env=env)
+        subprocess.check_call(["apt-get", "install", "-y", "-qq", "npm"], env=env)
+    if shutil.which("npm"):
+        print(f"installing axe-core {AXE_VERSION} into .cache/axe", flush=True)
+        prefix = str(AXE.parents[2])
+        subprocess.check_call(
+            ["npm", "install", "--silent", "--prefix", prefix, f"axe-core@{AXE_VERSION}"]
+        )
+        return
+    message = "npm is missing, so axe-core cannot be installed for the accessibility test"
+    if os.environ.get("CI"):
+        raise SystemExit(f"error: {message}")
+    print(f"note: {message}; it will be skipped", flush=True)
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
     os.chdir(ROOT)
@@ -98,6 +128,7 @@ def main(argv: list[str]) -> int:
         ensure_venv("requirements-dev.txt")
         ensure_chromium()
         ensure_nginx()
+        ensure_axe()
         return subprocess.call([str(PY), "-m", "pytest", "-n", "2", *argv[1:]])
     if command == "bench":
         ensure_venv("requirements-dev.txt")

@@ -9,7 +9,7 @@ that page would then run without app.py's navigation, layout and theme.
 
 import streamlit as st
 
-from ui import present
+from ui import present, style
 
 _navigated = False
 """Set once app.py has built the navigation in this server process."""
@@ -90,6 +90,7 @@ def run_app() -> None:
     present.read_link()
     present.keep_in_url()
     page = st.navigation(pages(), position="top" if present.active() else "sidebar", expanded=True)
+    style.apply()
     present.controls()
     page.run()
 
