@@ -38,6 +38,7 @@ from grpo_core.quiz import (
     load_bank,
     make_drill,
 )
+from ui.citations import cite
 
 MAX_FOLLOWUP_CHARS = 4000
 """A written follow-up answer is for the learner's eyes only; this bounds what is kept."""
@@ -368,11 +369,11 @@ def _followup_key(question: Question) -> None:
         st.markdown(f"**Model answer.** {question.model_answer}")
         st.markdown("**Key points**\n\n" + "\n".join(f"- {p}" for p in question.key_points))
         if question.explanation:
-            st.markdown(question.explanation)
+            st.markdown(cite(question.explanation))
 
 
 def _explanation(question: Question) -> None:
-    st.info(f"**Explanation.** {question.explanation}", icon=":material/school:")
+    st.info(f"**Explanation.** {cite(question.explanation)}", icon=":material/school:")
 
 
 def answer_key(question: Question, drill: Drill | None = None) -> None:
