@@ -3,7 +3,7 @@
 Every library or paper fact in content/ carries the id of an entry of content/claims.toml
 (its source file or paper section, a URL at a release tag, the versions it holds for, how
 it was checked). ``cite`` is what pages apply to content before ``st.markdown``: it turns
-each claim link into ``[text](url "source (versions)")`` and fills the quoted figures
+each claim link into ``[text](url "source · versions")`` and fills the quoted figures
 (``{{name}}``, see ui/quoted.py). An unknown claim id keeps its text, unlinked.
 """
 
@@ -26,9 +26,13 @@ def claims() -> dict[str, dict]:
 
 
 def link_title(claim: dict) -> str:
-    """The hover text of a claim link: its source and the versions it holds for."""
-    title = f"{claim['source']} ({claim['version']})"
-    return title.replace('"', "'")
+    """The hover text of a claim link: its source and the versions it holds for.
+
+    Without parentheses or double quotes, so simple link patterns (``\\[..\\]\\([^)]*\\)``,
+    as the narrator uses) still see one link.
+    """
+    title = f"{claim['source']} · {claim['version']}"
+    return re.sub(r"[()]", "", title).replace('"', "'")
 
 
 def cite(markdown: str) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 import content
 from tests.content import prose
-from ui import citations
+from ui import citations, narrate
 
 CLAIMS = content.read_toml("claims.toml")["claim"]
 FIELDS = ("id", "claim", "files", "source", "url", "version", "checked")
@@ -111,9 +111,17 @@ def test_quiz_claim_links_sit_only_in_explanations():
 def test_cite_links_the_source_with_its_versions_as_title():
     claim = citations.claims()["trl-scale-rewards"]
     out = citations.cite("[TRL ≥ 0.22](claim:trl-scale-rewards) takes strings.")
-    title = f"{claim['source']} ({claim['version']})".replace('"', "'")
+    title = citations.link_title(claim)
     assert out == f'[TRL ≥ 0.22]({claim["url"]} "{title}") takes strings.'
+    assert claim["source"].split(" ")[0] in title and "v0.22" in title
     assert "claim:" not in out
+
+
+def test_every_rendered_link_is_one_simple_markdown_link():
+    # the narrator reads "[text](...)" as "text": a ")" or '"' in a title would leak out
+    for claim_id in citations.claims():
+        out = citations.cite(f"Say [this](claim:{claim_id}) aloud.")
+        assert narrate.speakable(out) == "Say this aloud.", claim_id
 
 
 def test_cite_leaves_an_unknown_claim_as_plain_text_and_other_links_alone():

@@ -387,7 +387,8 @@ def test_guide_other_numbers():
         plain(GUIDE),
         "the odd answer gets about {trl} with TRL's $\\epsilon$, {verl} with verl's and "
         "{openrlhf} with OpenRLHF's",
-        "the odd answer gets about {trl}, {verl} and {openrlhf}, the other three exactly 0",
+        "the odd answer gets about {trl}, {verl} and {openrlhf} (TRL, verl, OpenRLHF), "
+        "the other three exactly 0",
         "the winner's reward is clipped to {clamped} instead of about {unclamped}",
     )
 
