@@ -4,8 +4,9 @@ import streamlit as st
 
 import content
 from ui import state
+from ui.citations import cite
 
-SHEET = content.read_text("cheatsheet.md")
+SHEET = cite(content.read_text("cheatsheet.md"))
 TITLE, _, BODY = SHEET.partition("\n")
 
 # Printing: leave out the app's sidebar, header and buttons (a fixed style, no user text).

@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 import content
+from ui.citations import cite
 from ui.theme import INK, NEGATIVE, POSITIVE, SERIES, TEMPLATE
 
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -21,7 +22,7 @@ SIGN_TITLE = "A: + up, − down"
 
 @functools.cache
 def _sections() -> dict[str, str]:
-    text = content.read_text("critic.md")
+    text = cite(content.read_text("critic.md"))
     parts = re.split(r"^## +(.+?)\s*$", text, flags=re.M)
     return {name.strip(): body.strip() for name, body in zip(parts[1::2], parts[2::2], strict=True)}
 

@@ -11,14 +11,16 @@ import streamlit as st
 import content
 from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
 from ui import state
+from ui.citations import cite
 from ui.text import markdown_safe
 
 CONTENT = content.read_toml("lab.toml")
 
 
 def words(page: str, name: str, **numbers) -> str:
-    """A paragraph of content/lab.toml, with its {placeholders} filled."""
-    text = CONTENT[page][name]
+    """A paragraph of content/lab.toml, its claim links and figures rendered (``cite``)
+    and its {placeholders} filled."""
+    text = cite(CONTENT[page][name])
     return text.format(**numbers) if numbers else text
 
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 import content
 from ui import nav
+from ui.citations import cite
 
 _TRY_IT = re.compile(r"^Try it: \[(?P<title>[^\]]+)\]\((?P<slug>[a-z0-9-]+)\)\s*$")
 
@@ -73,11 +74,12 @@ def parse(text: str) -> Document:
 
 @st.cache_data(show_spinner=False)
 def _load(path: str, mtime_ns: int) -> Document:
-    return parse(content.read_text(path))
+    return parse(cite(content.read_text(path)))
 
 
 def load(path: str) -> Document:
-    """The parsed file ``content/<path>``, re-read when edited."""
+    """The parsed file ``content/<path>``, re-read when edited, its claim links and
+    figures rendered (``ui.citations.cite``): intro and sections are ready to show."""
     return _load(path, content.path(path).stat().st_mtime_ns)
 
 

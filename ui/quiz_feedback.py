@@ -14,6 +14,7 @@ import streamlit as st
 from practice.drills import Drill
 from practice.grading import NumericResult, Result
 from practice.questions import Question
+from ui.citations import cite
 
 SelfGrade = Callable[[bool], None]
 
@@ -160,9 +161,9 @@ def followup_key(question: Question) -> None:
         st.markdown(f"**Model answer.** {question.model_answer}")
         st.markdown("**Key points**\n\n" + "\n".join(f"- {p}" for p in question.key_points))
         if question.explanation:
-            st.markdown(question.explanation)
+            st.markdown(cite(question.explanation))
 
 
 def explanation(question: Question) -> None:
     """The question's explanation, shown after every attempt and in the review."""
-    st.info(f"**Explanation.** {question.explanation}", icon=":material/school:")
+    st.info(f"**Explanation.** {cite(question.explanation)}", icon=":material/school:")

@@ -11,11 +11,12 @@ import content
 from grpo_core.lengthnorm import LOSS_TYPES, explain_length_bias, length_bias_table
 from tests.app.conftest import open_page, texts
 from ui import learn, nav
+from ui.citations import cite
 from ui.nav import PAGES as NAV
 
 GUIDE = "pages/guide.py"
 LENGTH = "pages/length_normalisation.py"
-DOC = learn.parse(content.read_text("guide.md"))
+DOC = learn.parse(cite(content.read_text("guide.md")))  # as the page shows it
 
 
 def page_links(at) -> dict[str, str]:
@@ -164,7 +165,7 @@ def test_length_page_defaults_are_the_worked_numbers():
 
 
 def test_length_page_prose_and_try_it_links():
-    doc = learn.parse(content.read_text("length_normalisation.md"))
+    doc = learn.parse(cite(content.read_text("length_normalisation.md")))
     at = open_page(LENGTH)
     headers = [h.value for h in at.header]
     assert headers == [s.title for s in doc.sections[:3]] + ["Your own two answers"] + [

@@ -16,6 +16,7 @@ from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, record_answer, score, start_quiz
 from tests.app.conftest import ROOT, latex, open_page, texts
+from ui.citations import cite
 
 QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (
     "pages/quiz.py",
@@ -133,7 +134,7 @@ def test_choice_feedback_comes_only_after_check_and_explains_every_option():
     assert at.error[0].value == f"**Not this one.** {q.options[wrong_option(q)].why}"
     shown = everything(at)
     assert all(o.why in shown for o in q.options), "every option's explanation is shown"
-    assert q.explanation in " ".join(texts(at, "info"))
+    assert cite(q.explanation) in " ".join(texts(at, "info"))  # claim links rendered
     assert quiz_of(at).answers[qid] is False
     assert f"qz.choice.{qid}" not in [r.key for r in at.radio]  # the first answer stands
 
@@ -245,7 +246,9 @@ def test_full_quiz_score_review_retry_and_certificate_round_trip():
     shown = everything(at)
     for qid in missed_ids:
         q = BY_ID[qid]
-        assert (q.explanation or q.model_answer) in shown
+        assert cite(q.explanation) in shown  # claim links rendered
+        if q.kind == "followup":
+            assert q.model_answer in shown
     # certificate: hostile name shown as text, the ID verifies, the HTML escapes it
     at.text_input(key="qz.name").set_value(HOSTILE_NAME)
     at.button(key="qz.cert").click().run()

@@ -9,6 +9,7 @@ import pytest
 
 import content
 from grpo_core import CONVENTIONS, group_advantages
+from grpo_core.precision import float32_advantages
 from grpo_core.verifier import (
     DEFAULT_WORKED_EXAMPLE,
     MAX_CHARS,
@@ -18,10 +19,19 @@ from grpo_core.verifier import (
     load_worked_example,
     parse_number,
 )
+from ui.citations import cite
 
-GUIDE = content.read_text("guide.md")
-CHEATSHEET = content.read_text("cheatsheet.md")
-LENGTH = content.read_text("length_normalisation.md")
+# The content as the pages show it: claim links and {{figures}} rendered.
+GUIDE = cite(content.read_text("guide.md"))
+CHEATSHEET = cite(content.read_text("cheatsheet.md"))
+LENGTH = cite(content.read_text("length_normalisation.md"))
+LINK = re.compile(r'\[([^\]]+)\]\(\S+(?: "[^"]*")?\)')
+
+
+def plain(text: str) -> str:
+    """``text`` with every Markdown link reduced to its words (sources are links now)."""
+    return LINK.sub(r"\1", text)
+
 
 # The answer key of content/worked_example.toml (reference 173).
 STRICT_CORRECT = {
@@ -364,7 +374,7 @@ def test_guide_other_numbers():
     one_in_16 = [1] + [0] * 15
     population = group_advantages(one_in_16, convention="zscore")
     assert f"winner {fmt(population[0], 2)} with the population std" in GUIDE
-    assert f"({fmt(trl(one_in_16)[0])} in TRL" in GUIDE
+    assert f"({fmt(trl(one_in_16)[0])} with TRL's sample std" in plain(GUIDE)
     assert f"each failure {fmt(population[1], 2)}" in GUIDE
     assert f"{1 / math.sqrt(1 / 16 * 15 / 16):.2f} at $p = 1/16$" in GUIDE
     assert f"{1 / math.sqrt(0.25):.0f} at $p = 0.5$" in GUIDE
@@ -374,25 +384,35 @@ def test_guide_other_numbers():
     noisy = trl([0.71, 0.70, 0.70, 0.69])
     assert f"advantages near ±{abs(noisy[0]):.1f}" in GUIDE
     _check_library_figures(
-        GUIDE,
-        "about {trl} in TRL, {verl} in verl and {openrlhf} in OpenRLHF",
-        "the winner gets {clamped} instead of about {unclamped}",
+        plain(GUIDE),
+        "the odd answer gets about {trl} with TRL's $\\epsilon$, {verl} with verl's and "
+        "{openrlhf} with OpenRLHF's",
+        "the odd answer gets about {trl}, {verl} and {openrlhf} (TRL, verl, OpenRLHF), "
+        "the other three exactly 0",
+        "the winner's reward is clipped to {clamped} instead of about {unclamped}",
     )
 
 
-def _check_library_figures(text, eps_sentence, clamp_sentence):
-    """The eps and clamp figures of the notes, recomputed and looked up with each file's wording."""
+def _check_library_figures(text, float64_sentence, float32_sentence, clip_sentence):
+    """The eps, precision and clip figures of the notes, recomputed and looked up with each
+    file's wording: the near tie's odd answer in float64 and in float32 (as trainers compute)."""
     near_equal = [1, 1 + 1.2e-7, 1, 1]
-    largest = {c: group_advantages(near_equal, convention=c).max() for c in CONVENTIONS}
-    # The notes (and the files) quote them to one significant figure: 0.001, 0.1, 1.5.
-    figures = {"trl": round(largest["trl"], 3), "verl": round(largest["verl"], 1)}
-    figures["openrlhf"] = round(largest["openrlhf"], 1)
-    assert figures == {"trl": 0.001, "verl": 0.1, "openrlhf": 1.5}
-    assert eps_sentence.format(**figures) in text
+    odd64 = {c: group_advantages(near_equal, convention=c)[1] for c in CONVENTIONS}
+    odd32 = {c: float32_advantages(near_equal, eps=CONVENTIONS[c].eps) for c in CONVENTIONS}
+    # The notes quote them as 0.0009, 0.085, 1.475 (float64) and 0.0012, 0.112, 1.707 (float32).
+    shown64 = {"trl": f"{odd64['trl']:.4f}", "verl": f"{odd64['verl']:.3f}"}
+    shown64["openrlhf"] = f"{odd64['openrlhf']:.3f}"
+    assert shown64 == {"trl": "0.0009", "verl": "0.085", "openrlhf": "1.475"}
+    shown32 = {"trl": f"{odd32['trl'][1]:.4f}", "verl": f"{odd32['verl'][1]:.3f}"}
+    shown32["openrlhf"] = f"{odd32['openrlhf'][1]:.3f}"
+    assert shown32 == {"trl": "0.0012", "verl": "0.112", "openrlhf": "1.707"}
+    assert all((odd32[c][[0, 2, 3]] == 0).all() for c in ("trl", "verl", "openrlhf"))
+    assert float64_sentence.format(**shown64) in text
+    assert float32_sentence.format(**shown32) in text
     one_in_128 = [1] + [0] * 127
     assert group_advantages(one_in_128, convention="openrlhf")[0] == 10.0
     unclamped = group_advantages(one_in_128, convention="openrlhf", clip=math.inf)[0]
-    assert clamp_sentence.format(clamped=10, unclamped=f"{unclamped:.1f}") in text
+    assert clip_sentence.format(clamped=10, unclamped=f"{unclamped:.1f}") in text
 
 
 def test_guide_structure_and_sources():
@@ -410,19 +430,21 @@ def test_guide_structure_and_sources():
         assert text.count("$$") % 2 == 0
         assert len(re.findall(r"(?<!\$)\$(?!\$)", text.replace("$$", ""))) % 2 == 0
     for arxiv in ["2402.03300", "2501.12948", "2503.20783", "2503.14476", "1707.06347"]:
-        assert arxiv in GUIDE and arxiv in CHEATSHEET
+        assert f"arXiv {arxiv}](https://arxiv.org/abs/{arxiv} " in GUIDE  # a link to it
+        assert f"arXiv {arxiv}](https://arxiv.org/abs/{arxiv} " in CHEATSHEET
     for name in ["DeepSeek-R1", "DAPO", "TRL", "verl", "OpenRLHF"]:
         assert name in GUIDE
-    words = len(GUIDE.split())
+    words = len(plain(GUIDE).split())  # the prose, without the links' addresses
     assert 1500 <= words <= 2600
 
 
 def test_cheatsheet_key_figures():
     for name, library in [("trl", "TRL"), ("verl", "verl"), ("openrlhf", "OpenRLHF")]:
         eps = CONVENTIONS[name].eps
-        row = next(line for line in CHEATSHEET.splitlines() if line.startswith(f"| {library} "))
+        rows = plain(CHEATSHEET).splitlines()
+        row = next(line for line in rows if line.startswith(f"| {library} "))
         assert f"| {CONVENTIONS[name].ddof} | 1e{round(math.log10(eps))} |" in row
-    assert "±10 |" in CHEATSHEET
+    assert "the *reward* to ±10, before the per-token KL |" in plain(CHEATSHEET)
     for k in (2, 4, 8):
         assert f"**{math.sqrt(k / (k - 1)):.3f}** at K={k}" in CHEATSHEET
     textbook = group_advantages([1, 0, 0, 0], convention="zscore", ddof=1)
@@ -440,9 +462,10 @@ def test_cheatsheet_key_figures():
     assert f"{1 / math.sqrt(1 / 16 * 15 / 16):.2f} at p=1/16" in CHEATSHEET
     assert f"**{7e9 * 16 / 1e9:.0f} GB**" in CHEATSHEET and "**7B**" in CHEATSHEET
     _check_library_figures(
-        CHEATSHEET,
-        "about **{trl}** (TRL), **{verl}** (verl), **{openrlhf}** (OpenRLHF)",
-        "gives **{clamped}** instead of about **{unclamped}**",
+        plain(CHEATSHEET),
+        "float64: about **{trl}** (eps 1e-4), **{verl}** (1e-6), **{openrlhf}** (1e-9)",
+        "**{trl}** (TRL), **{verl}** (verl), **{openrlhf}** (OpenRLHF), the other three exactly 0",
+        "clips the winner's reward to **{clamped}** instead of about **{unclamped}**",
     )
 
 
@@ -455,7 +478,8 @@ def test_length_normalisation_numbers():
         "Dr. GRPO": [1 / (k * l_max)] * k,
     }
     for name, w in weights.items():
-        row = next(line for line in LENGTH.splitlines() if line.startswith(f"| {name} |"))
+        rows = plain(LENGTH).splitlines()
+        row = next(line for line in rows if line.startswith(f"| {name} |"))
         cells = [c.strip() for c in row.strip("|").split("|")]
         per_token = [wi * ai for wi, ai in zip(w, adv, strict=True)]
         totals = [p * n for p, n in zip(per_token, lengths, strict=True)]

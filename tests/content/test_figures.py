@@ -1,0 +1,182 @@
+"""Numbers in content/ are computed: placeholders filled from content.figures (grpo_core),
+and every decimal still typed is either an input or a figure checked here."""
+
+import math
+
+import numpy as np
+import pytest
+
+import content
+from content import figures
+from grpo_core import group_advantages
+from grpo_core.precision import float32_advantages
+from tests.content import prose
+from ui import quoted
+
+FIGURES = figures.figures()
+
+# Decimals typed in prose that are not computed figures: inputs of an example, library
+# settings, or constants. file -> {literal: why}.
+TYPED = {
+    "guide.md": {
+        "0.01": "OpenRLHF's default KL coefficient (--algo.kl.init_coef), a setting (cited)",
+        "0.1": "the walkthrough's format bonus, an input (content.figures.FORMAT_BONUS)",
+        "0.2": "PPO's clip range, a hyper-parameter (cited)",
+        "0.5": "a pass rate p = 0.5, an input",
+        "0.69": "the noisy judge's scores, inputs (content.figures.NOISY_JUDGE)",
+        "0.70": "the noisy judge's scores, inputs (content.figures.NOISY_JUDGE)",
+        "0.71": "the noisy judge's scores, inputs (content.figures.NOISY_JUDGE)",
+        "1.2": "the near tie's 1.2e-7, an input (content.figures.NEAR_TIE)",
+    },
+    "cheatsheet.md": {
+        "0.01": "OpenRLHF's default KL coefficient, a setting (cited)",
+        "0.5": "a pass rate p = 0.5, an input",
+        "1.2e-7": "the near tie's gap, an input (content.figures.NEAR_TIE)",
+    },
+    "lab.toml": {
+        "0.1": "the rewards of the K = 7 float32 example, an input",
+        "0.2": "example rewards in the typing help, inputs",
+        "0.5": "example rewards in the typing help, and a pass rate p = 0.5, inputs",
+        "0.7": "example rewards in the typing help, inputs",
+        "0.9": "example rewards in the typing help, inputs",
+        "1.00000012": "the near tie's odd reward, an input (content.figures.NEAR_TIE)",
+    },
+    "walkthrough.toml": {"0.01": "an illustrative reward spread, an input"},
+    "questions.toml": {
+        "0.001": "reward differences of 0.001 near 1e6, an input",
+        "0.01": "reward differences of about 0.01, an input",
+        "0.2": "the rewards (0.2, 0.9, 0.4, 0.5), inputs",
+        "0.4": "the rewards (0.2, 0.9, 0.4, 0.5), inputs",
+        "0.9": "rewards 0.9 in (0.2, 0.9, 0.4, 0.5) and (0.9, 1, 1, 1), inputs",
+        "0.5": "an input reward, a pass rate p = 0.5, the std of a binary group at p = 0.5 "
+        "and of (0, 1) (checked below) and the mean of (0.2, 0.9, 0.4, 0.5)",
+        "1.2": "the near tie's 1.2e-7, an input",
+        "1.0": "an all-equal group's reward, an input",
+        "3.4e38": "float32's largest number, a constant (np.finfo(np.float32).max)",
+    },
+}
+
+# Decimals the quiz bank quotes as results: literal -> the figures it must round to (any).
+QUIZ_FIGURES = {
+    "0.0009": ("near_tie.float64.trl",),
+    "0.0012": ("near_tie.float32.trl",),
+    "0.0625": ("float32.spacing_1e6",),
+    "0.085": ("near_tie.float64.verl",),
+    "0.112": ("near_tie.float32.verl",),
+    "0.26": ("binary.one_in_16.population.wrong",),
+    "0.7070": ("k2.trl",),
+    "0.707": ("k2.advantage",),
+    "0.7071": ("k2.advantage",),
+    "0.71": ("batch.group.both",),
+    "0.866": ("ddof_shrink.k4",),
+    "0.935": ("ddof_shrink.k8",),
+    "0.975": ("quiz.mean_almost_all_right",),
+    "1.155": ("ddof_factor.k4",),
+    "1.414": ("ddof_factor.k2",),
+    "1.475": ("near_tie.float64.openrlhf",),
+    "1.5": ("near_tie.float64.openrlhf", "worked.exact.correct"),
+    "1.7": ("near_tie.float32.openrlhf",),
+    "1.707": ("near_tie.float32.openrlhf",),
+    "1.069": ("ddof_factor.k8",),
+    "3.75": ("binary.one_in_16.sample",),
+    "3.87": ("binary.one_in_16.population",),
+    "11.2": ("binary.k128.unclipped",),
+    "49.8": ("batch.trl.divisor",),
+}
+
+
+def rounds_to(literal: str, figure: figures.Figure) -> bool:
+    places = len(literal.split(".")[1]) if "." in literal else 0
+    return math.isclose(round(abs(figure.value), places), float(literal), abs_tol=1e-12)
+
+
+def test_every_placeholder_names_a_figure():
+    unknown = [
+        (u.file, u.where, name)
+        for u in prose.all_text()
+        for name in prose.PLACEHOLDER.findall(u.text)
+        if name not in FIGURES
+    ]
+    assert unknown == []
+
+
+def test_every_figure_is_quoted_somewhere():
+    used = {name for u in prose.all_text() for name in prose.PLACEHOLDER.findall(u.text)}
+    used |= {name for names in QUIZ_FIGURES.values() for name in names}
+    assert set(FIGURES) - used == set()
+
+
+def test_no_decimal_is_typed_unless_it_is_an_input_or_a_checked_figure():
+    typed = []
+    for unit in prose.all_text():
+        allowed = TYPED.get(unit.file, {})
+        checked = QUIZ_FIGURES if unit.file == prose.QUIZ else {}
+        typed += [
+            (unit.file, unit.where, x)
+            for x in prose.decimals(unit.text)
+            if x not in allowed and x not in checked
+        ]
+    assert typed == []
+
+
+def test_every_allowed_literal_is_still_used():
+    seen = {(u.file, x) for u in prose.all_text() for x in prose.decimals(u.text)}
+    for file, literals in TYPED.items():
+        for literal in literals:
+            assert (file, literal) in seen, (file, literal)
+    for literal in QUIZ_FIGURES:
+        assert (prose.QUIZ, literal) in seen, literal
+
+
+@pytest.mark.parametrize("literal", sorted(QUIZ_FIGURES))
+def test_quiz_numbers_agree_with_grpo_core(literal):
+    assert any(rounds_to(literal, FIGURES[name]) for name in QUIZ_FIGURES[literal]), literal
+
+
+def test_fill_puts_the_computed_number_in_and_leaves_unknown_names():
+    assert quoted.fill("+{{worked.trl.correct}} and {{no.such.figure}}") == (
+        "+1.4997 and {{no.such.figure}}"
+    )
+    assert quoted.fill("{{ k2.advantage }}") == "0.7071"
+
+
+def test_format_keeps_decimals_and_trims_when_asked():
+    assert figures.Figure(1.5, 4).text == "1.5000"
+    assert figures.Figure(-0.0625, 4, trim=True).text == "-0.0625"
+    assert figures.Figure(0.25, 4, trim=True).text == "0.25"
+    assert figures.Figure(0.7238, 0, percent=True).text == "72"
+
+
+# --- the figures the expert review asked for, against independent computations ----------
+
+
+def test_near_tie_in_float64_and_float32():
+    assert FIGURES["near_tie.float64.verl"].text == "0.085"
+    assert [FIGURES[f"near_tie.float32.{n}"].text for n in ("trl", "verl", "openrlhf")] == [
+        "0.0012",
+        "0.112",
+        "1.707",
+    ]
+    a32 = float32_advantages(figures.NEAR_TIE, eps=1e-9)
+    assert a32.sum() != 0 and (a32[[0, 2, 3]] == 0).all()
+
+
+def test_batch_scaling_is_not_reinforce_plus_plus():
+    rewards = np.array(figures.BATCH_EXAMPLE)
+    trl = group_advantages(rewards, convention="trl-batch")
+    centred = rewards - rewards.mean(1, keepdims=True)
+    assert np.allclose(trl, centred / (rewards.std(ddof=1) + 1e-4))
+    assert FIGURES["batch.trl.divisor"].text == "49.8"
+    assert FIGURES["batch.reinforce_pp.divisor"].text == "40.8"
+
+
+def test_binary_group_totals_shrink_toward_the_edges():
+    k = 16
+    for p, name in ((1 / 16, "one_in_16"), (0.5, "half")):
+        assert math.isclose(FIGURES[f"binary.total.{name}"].value, 2 * k * math.sqrt(p * (1 - p)))
+    assert FIGURES["binary.total.one_in_16"].text == "7.7"
+
+
+def test_every_content_file_renders_with_its_figures():
+    for name in prose.MARKDOWN:
+        assert "{{" not in quoted.fill(content.read_text(name))
