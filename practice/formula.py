@@ -21,9 +21,10 @@ import re
 import unicodedata
 from fractions import Fraction
 
-from practice.answer_text import SYMBOLS_BEFORE_NFKC, has_control
+from practice.answer_text import MAX_ANSWER_CHARS, SYMBOLS_BEFORE_NFKC, has_control
 
-MAX_CHARS = 200
+MAX_CHARS = MAX_ANSWER_CHARS
+"""Longer text is not read (the same bound as every typed answer)."""
 MAX_TOKENS = 100
 MAX_DEPTH = 12
 MAX_EXPONENT = 8
