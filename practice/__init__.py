@@ -4,6 +4,8 @@
 - ``bank``: ``load_bank`` reads and validates ``content/questions.toml``.
 - ``answer_text``: how a typed formula or phrase is normalised before it is compared.
 - ``grading``: the formula-blank grader and the other ``grade_*`` functions, ``parse_number``.
+- ``statistic``: which statistic of which rewards a typed answer names (group, batch, axis).
+- ``formula``: a small arithmetic parser in one variable, to tell equal formulas apart safely.
 - ``drills``: numeric drills with fresh rewards and a worked solution.
 - ``session``: one quiz (``QuizState``), its score, the pass mark, retries.
 - ``progress_link``: a quiz as a short, signed URL parameter and back.

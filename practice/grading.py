@@ -5,8 +5,9 @@ feedback never repeats the learner's text back. A ValueError means the page call
 grader wrongly (a choice grader on a blanks question, an option index out of range).
 
 - The formula blanks of A_i = (R_i - ___) / (___ + eps): ``check_formula_blanks`` and
-  the ``group-mean`` / ``group-std`` graders of ``grade_blank`` read the notations
-  people write for the group mean and std, and name the red flag a wrong one raises.
+  the ``group-mean`` / ``group-std`` graders of ``grade_blank`` ask "is this a statistic
+  of THIS prompt's K rewards?" (``practice.statistic`` reads words, symbols, LaTeX and
+  code laid out (prompts, K)), and name the red flag a wrong one raises.
 - ``grade_blank`` / ``grade_blanks`` (a named grader or a list of accepted answers),
   ``grade_choice`` (an option index), ``grade_numeric`` / ``grade_drill`` (a typed
   number, read by ``parse_number``).
@@ -23,13 +24,13 @@ from dataclasses import dataclass
 from practice.answer_text import (
     MAX_ANSWER_CHARS,
     SYMBOLS_BEFORE_NFKC,
-    canonical,
     has_control,
     normalise_answer,
-    word_set,
 )
 from practice.drills import Drill
+from practice.formula import parse_formula, same_function, uses_p
 from practice.questions import Blank, Question
+from practice.statistic import classify_statistic
 
 MAX_NUMBER_CHARS = 40
 """Longer text is not read as a number."""
@@ -43,124 +44,16 @@ _FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
 def check_formula_blanks(mean_answer, std_answer) -> tuple[bool, bool]:
     """(first blank right, second blank right) for A_i = (R_i - ___) / (___ + eps).
 
-    Accepts the notations people write for the within-group mean (mean, mu, μ,
-    \\mu_g, mean(R), \\bar{R}, R̄, avg, group mean, E[R], ...) and std (std,
-    sigma, σ, \\sigma_g, std(R), standard deviation, sqrt(var(R)), ...), in any
-    case and spacing, with or without a group subscript. Rejects the red flags
-    (batch statistics, a critic's value, the variance). Never raises.
+    Accepts every notation of a statistic of THIS prompt's K rewards, the within-group
+    mean (mean, mu, μ, \\mu_g, mean(R), \\bar{R}, r_bar, avg, per-group mean, E[R],
+    np.mean(R, axis=-1), ...) and std (std, sigma, σ, \\sigma_g, std(R), standard
+    deviation, sqrt(var(R)), RMS deviation from the mean, R.std(1, ddof=1), ...), in
+    any case and spacing. Rewards are laid out (prompts, K), so code reducing over
+    axis 0 is across prompts. Rejects the red flags (statistics across prompts or
+    groups, a critic's value, the variance, the advantages, RLOO's leave-one-out
+    mean); see ``practice.statistic``. Never raises.
     """
-    return _classify(mean_answer) == "mean", _classify(std_answer) == "std"
-
-
-_SUBSCRIPT = re.compile(r"_\s*(\([^()]*\)|\w+)")
-_SUM_LIMIT = re.compile(r"sum\s*\^\s*(\([^()]*\)|\w+)")
-_TOKEN = re.compile(r"[a-z]+|\d+|\.\.|!=|\S")
-
-_MEAN = word_set("mean means μ avg average expectation expected")
-_STD = word_set("std stdev stddev sd σ")
-_VAR = word_set("var variance variances")
-_VALUE = word_set("v value values critic critics vf gae")
-_BATCH = word_set("batch batches minibatch global globally dataset prompts running moving ema")
-_BATCH_UNLESS_GROUP = word_set("all whole entire overall")
-"""Batch words only when nothing names the group ("mean of all K rewards" is fine)."""
-_BATCH_SUBS = word_set("b batch batches all global d")
-_GROUP_MARKERS = word_set("group groups grp same prompt its k g q each")
-_COUNT = word_set("k n g size len count number")
-_FORMULA = word_set("sum frac / - squared sqrt *")
-_FILLER = word_set(
-    "of the a an over in within for per on from across group groups grp prompt same this its "
-    "one each all whole entire k n g q j i rewards reward r x scores score returns outputs output "
-    "answers answer samples sample sampled completions responses population unbiased biased "
-    "empirical arithmetic standard ddof dim axis keepdim keepdims true torch np numpy tensor s "
-    "0 1 ( ) , . .. ' : = | baseline len size"
-)
-
-
-def _classify(text) -> str:
-    """What a blank answer names: "mean", "std", or a reason it is neither."""
-    if not isinstance(text, str):
-        return "not-text"
-    if len(text) > MAX_ANSWER_CHARS:
-        return "too-long"
-    if has_control(text):
-        return "control"
-    s = canonical(text)
-    s = re.sub(r"standard\s*dev(iation)?s?|std\.?\s*dev(iation)?", " std ", s)
-    s = re.sub(r"(mean|average|avg|expected)\s+value", r" \1 ", s)
-    s = re.sub(r"(?<![a-z])\(?\s*e\s*\)?\s*\(", " expectation (", s)  # E[R], \mathbb{E}[R]
-    s = re.sub(r"(?<![a-z])(bar\s*\(?\s*(r|x|rewards?)(?![a-z])|(r|x)\s+bar)", " mean ", s)
-    s = re.sub(r"(σ|std|sd)\s*2(?!\d)", r" \1 squared ", s)  # sigma2, σ2
-    s = _SUM_LIMIT.sub(" sum ", s)
-    subs: list[str] = []
-    s = _SUBSCRIPT.sub(lambda m: subs.append(m[1].strip("()")) or " ", s)
-    s = _SUM_LIMIT.sub(" sum ", s)  # the limits of \sum_{j=1}^{K}, either order
-    tokens = _TOKEN.findall(s)
-    if not tokens:
-        return "empty"
-    words = set(tokens)
-    sub_words = {t for sub in subs for t in _TOKEN.findall(sub)}
-    if words & _VALUE:
-        return "value"
-    batch = bool(
-        words & _BATCH
-        or sub_words & _BATCH_SUBS
-        or (words & _BATCH_UNLESS_GROUP and not (words | sub_words) & _GROUP_MARKERS)
-    )
-    has_mean, has_std = bool(words & _MEAN), bool(words & _STD)
-    squared = "squared" in words
-    is_var = bool(
-        words & _VAR
-        or (squared and has_std)
-        or (squared and "-" in words and (has_mean or "r" in words))
-    )
-    formula_mean = "sum" in words and bool(words & {"/", "frac"}) and bool(words & _COUNT)
-    if "sqrt" in words:
-        base = "std" if is_var else "unknown"
-    elif is_var:
-        base = "variance"
-    elif has_mean and has_std:
-        base = "mixed"
-    elif has_mean or formula_mean:
-        base = "mean"
-    elif has_std:
-        base = "std"
-    else:
-        base = _other_kind(words)
-    if batch:
-        return f"batch-{base}" if base in ("mean", "std", "variance") else "batch"
-    if base in ("mean", "std"):
-        if "ε" in words:
-            return "with-eps"
-        allowed = _FILLER | _MEAN | _STD | _VAR
-        if is_var or formula_mean:
-            allowed = allowed | _FORMULA
-        if words - allowed:
-            return "unknown"
-    return base
-
-
-def _other_kind(words: set[str]) -> str:
-    """A wrong answer's kind, when it names neither the mean nor the std."""
-    for kind, names in (
-        ("max", {"max", "maximum", "argmax", "best", "highest"}),
-        ("min", {"min", "minimum", "worst", "lowest"}),
-        ("median", {"median", "mode", "percentile", "quantile"}),
-        ("range", {"range", "iqr"}),
-        ("sum", {"sum", "total"}),
-        ("eps", {"ε"}),
-        ("baseline", {"baseline"}),
-        ("none", {"none", "nothing", "null"}),
-    ):
-        if words & names:
-            return kind
-    plain = words - {"(", ")", ",", "."}
-    if plain and plain <= _COUNT:
-        return "count"
-    if plain and plain <= {"r", "reward", "rewards", "i", "j", "x", "s", "'"}:
-        return "reward"
-    if plain and all(t.isdigit() or t in {".", "-", "+"} for t in plain):
-        return "number"
-    return "unknown"
+    return classify_statistic(mean_answer) == "mean", classify_statistic(std_answer) == "std"
 
 
 _RIGHT = {
@@ -184,51 +77,67 @@ _INPUT_PROBLEMS = {
 }
 
 
+_WHY = {
+    "empty": "Empty: fill in the blank. ",
+    "batch-mean": "Red flag: a mean over the whole batch (all prompts, or several prompts' "
+    "groups). GRPO compares each answer only with the other answers to the same prompt; a "
+    "batch mean mixes easy and hard prompts, so every answer to a hard prompt looks bad. ",
+    "batch-std": "Red flag: a std over the whole batch (all prompts, or several prompts' "
+    "groups). GRPO divides by the spread of the K rewards of the same prompt; dividing by "
+    "the batch std is TRL's scale_rewards=\"batch\" variant, not GRPO's formula. ",
+    "batch-variance": "Red flag twice: a variance, and over the whole batch. ",
+    "batch": "Red flag: statistics over the whole batch (all prompts). GRPO uses only the "
+    "K rewards of the same prompt. ",
+    "axis0-mean": "Red flag: axis=0 averages answer i across prompts: under the (prompts, K) "
+    "layout the group is a row, so the group mean reduces over axis=-1 (or 1; dim in torch). ",
+    "axis0-std": "Red flag: axis=0 takes the spread of answer i across prompts: under the "
+    "(prompts, K) layout the group is a row, so the group std reduces over axis=-1 (or 1; dim "
+    "in torch). ",
+    "axis0-variance": "Red flag twice: a variance, and over axis=0, across prompts: under the "
+    "(prompts, K) layout the group is a row (axis=-1 or 1). ",
+    "advantage": "Those are the advantages A, what the formula computes: the statistics are "
+    "of the rewards R of the group. ",
+    "loo-mean": "That is RLOO's leave-one-out baseline, the mean of the OTHER K-1 rewards; "
+    "GRPO takes the mean of all K rewards of the group, R_i included. ",
+    "bad-count": "The count does not match the sum: K rewards are divided by K (the group "
+    "mean), the K-1 others (leaving R_i out) by K-1. ",
+    "value": "Red flag: that is PPO's critic, a learned value estimate V(s). GRPO drops "
+    "the critic; the group's own rewards give the baseline and the scale. ",
+    "variance": "Variance, not standard deviation: dividing by σ² instead of σ leaves the "
+    "advantages in the wrong units (rewards scaled by 10 would give advantages 10 times "
+    "smaller). Take the square root. ",
+    "mixed": "That mixes the mean and the standard deviation; each blank takes one statistic. ",
+    "with-eps": "The template already adds eps after the blank: writing it again would "
+    "add it twice. Write only the statistic. ",
+    "eps": "eps is already in the template; it only keeps the division finite. ",
+    "max": "The maximum singles out one answer; GRPO compares each reward with the whole group. ",
+    "min": "The minimum singles out one answer; GRPO compares each reward with the whole group. ",
+    "median": "Not the median (or another quantile): GRPO uses the mean and the standard "
+    "deviation. ",
+    "range": "The range (max - min) depends on two answers only; GRPO uses the standard "
+    "deviation. ",
+    "sum": "A sum grows with the group size K; the mean divides it by K. ",
+    "count": "K (the group size) is a count of answers, not a statistic of their rewards. ",
+    "reward": "That is a reward itself, not a statistic of the group. ",
+    "number": "A constant is not a statistic of the group's rewards. ",
+    "none": "Leaving it out changes the formula. ",
+    "baseline": "Which baseline? In GRPO the baseline is a specific statistic of the group: "
+    "name it. ",
+}
+"""Why a verdict of ``classify_statistic`` is wrong, whatever the blank."""
+_RED_FLAGS = frozenset(
+    v for v in _WHY if v.startswith(("batch", "axis0")) or v in ("value", "advantage", "bad-count")
+)
+"""Verdicts whose reason is worth giving in any blank that asks for a statistic of the group."""
+
+
 def _feedback(verdict: str, blank: str) -> str:
-    """One explanation for a verdict of ``_classify`` in the mean or std blank."""
+    """One explanation for a verdict of ``classify_statistic`` in the mean or std blank."""
     if verdict == blank:
         return _RIGHT[blank]
     other = "std" if blank == "mean" else "mean"
     if verdict in _INPUT_PROBLEMS:
         return _INPUT_PROBLEMS[verdict]
-    special = {
-        "empty": "Empty: fill in the blank. ",
-        "batch-mean": "Red flag: a mean over the whole batch (all prompts). GRPO compares each "
-        "answer only with the other answers to the same prompt; a batch mean mixes easy and "
-        "hard prompts, so every answer to a hard prompt looks bad. ",
-        "batch-std": "Red flag: a std over the whole batch (all prompts). GRPO divides by the "
-        "spread of the K rewards of the same prompt; dividing by the batch std is TRL's "
-        'scale_rewards="batch" variant, not GRPO\'s formula. ',
-        "batch-variance": "Red flag twice: a variance, and over the whole batch. ",
-        "batch": "Red flag: statistics over the whole batch (all prompts). GRPO uses only the "
-        "K rewards of the same prompt. ",
-        "value": "Red flag: that is PPO's critic, a learned value estimate V(s). GRPO drops "
-        "the critic; the group's own rewards give the baseline and the scale. ",
-        "variance": "Variance, not standard deviation: dividing by σ² instead of σ leaves the "
-        "advantages in the wrong units (rewards scaled by 10 would give advantages 10 times "
-        "smaller). Take the square root. ",
-        "mixed": "That mixes the mean and the standard deviation; each blank takes one statistic. ",
-        "with-eps": "The template already adds eps after the blank: writing it again would "
-        "add it twice. Write only the statistic. ",
-        "eps": "eps is already in the template; it only keeps the division finite. ",
-        "max": "The maximum singles out one answer; GRPO compares each reward with the whole "
-        "group. ",
-        "min": "The minimum singles out one answer; GRPO compares each reward with the whole "
-        "group. ",
-        "median": "Not the median (or another quantile): GRPO uses the mean and the standard "
-        "deviation. ",
-        "range": "The range (max - min) depends on two answers only; GRPO uses the standard "
-        "deviation. ",
-        "sum": "A sum grows with the group size K; the mean divides it by K. ",
-        "count": "K (the group size) is a count of answers, not a statistic of their rewards. ",
-        "reward": "That is a reward itself, not a statistic of the group. ",
-        "number": "A constant is not a statistic of the group's rewards. ",
-        "none": "Leaving it out changes the formula. ",
-        "baseline": "Which baseline? In GRPO the baseline is a specific statistic of the group: "
-        "name it. ",
-        "unknown": f"Not recognised as the group {blank}. Write a word ('group {blank}'), a "
-        f"symbol ('{_SYMBOL[blank][0]}') or LaTeX ('{_SYMBOL[blank][1]}'). ",
-    }
     if verdict == other:
         name = "group std" if other == "std" else "group mean"
         where = "second blank (the denominator)" if other == "std" else "first blank (subtracted)"
@@ -245,7 +154,28 @@ def _feedback(verdict: str, blank: str) -> str:
         )
     if verdict == "variance" and blank == "mean":
         return "The variance measures spread, it is not a centre. " + _WHAT[blank]
-    return special.get(verdict, special["unknown"]) + _WHAT[blank]
+    unknown = (
+        f"Not recognised as the group {blank}. Write a word ('group {blank}'), a "
+        f"symbol ('{_SYMBOL[blank][0]}') or LaTeX ('{_SYMBOL[blank][1]}'). "
+    )
+    return _WHY.get(verdict, unknown) + _WHAT[blank]
+
+
+_STATISTICS = frozenset({"mean", "std", "loo-mean"})
+"""Verdicts of ``classify_statistic`` that name one statistic of the group."""
+
+
+def _same_meaning(answer, reference: str) -> bool:
+    """Whether ``answer`` names the statistic of the group ``reference`` names, or is the
+    same function of p (for a reference that is arithmetic in p, such as (1-p)/p)."""
+    kind = classify_statistic(reference)
+    if kind in _STATISTICS:
+        return classify_statistic(answer) == kind
+    ref = parse_formula(reference)
+    if ref is None or not uses_p(ref):
+        return False
+    expr = parse_formula(answer)
+    return expr is not None and same_function(expr, ref)
 
 
 # --- the other kinds ----------------------------------------------------------------------
@@ -260,22 +190,35 @@ class Result:
 
 
 def grade_blank(blank: Blank, answer) -> Result:
-    """Grade one blank with its named grader or its list of accepted answers; never raises."""
+    """Grade one blank with its named grader or its list of accepted answers; never raises.
+
+    A list blank also accepts an answer that means what its model answer means: the same
+    statistic of the group (``classify_statistic``) or the same function of p
+    (``practice.formula``); a wrong answer that means what a listed mistake means gets
+    that mistake's feedback.
+    """
     if blank.grader is not None:
         which = "mean" if blank.grader == "group-mean" else "std"
-        verdict = _classify(answer)
+        verdict = classify_statistic(answer)
         return Result(verdict == which, _feedback(verdict, which))
     normal = normalise_answer(answer)
     if normal is None:
-        return Result(False, _INPUT_PROBLEMS[_classify(answer)])
+        return Result(False, _INPUT_PROBLEMS[classify_statistic(answer)])
     if not normal:
         return Result(False, "Empty: fill in the blank.")
-    if normal in blank.accepted:
+    if normal in blank.accepted or _same_meaning(answer, blank.answer):
         return Result(True, f"Right: {blank.answer}.")
     for answers, feedback in blank.mistakes:
         if normal in answers:
             return Result(False, feedback)
-    return Result(False, f"Not an answer this blank accepts. The model answer: {blank.answer}.")
+    for answers, feedback in blank.mistakes:
+        if any(_same_meaning(answer, a) for a in answers):
+            return Result(False, feedback)
+    model = f"The model answer: {blank.answer}."
+    verdict = classify_statistic(answer)
+    if verdict in _RED_FLAGS and classify_statistic(blank.answer) in _STATISTICS:
+        return Result(False, _WHY[verdict] + model)
+    return Result(False, "Not an answer this blank accepts. " + model)
 
 
 def grade_blanks(question: Question, answers: Sequence) -> tuple[Result, ...]:

@@ -2,8 +2,8 @@
 
 Each entry says whether an answer is a statistic of THIS prompt's K rewards (rewards laid
 out ``(prompts, K)``: a row is one prompt's group). ``KNOWN_HOLES`` lists the entries the
-grader gets wrong today (issue 12); they are strict expected failures, so a fix that
-closes a hole fails here until the hole is removed from the set.
+grader gets wrong today (none since issue 12); they are strict expected failures, so a
+fix that closes a hole fails here until the hole is removed from the set.
 """
 
 import functools
@@ -24,78 +24,9 @@ RIGHT = {"mean": "group mean", "std": "group std"}
 BANK_BLANKS = {"rloo": ("blanks-rloo-baseline", 0), "binary": ("blanks-binary", 1)}
 """Blank kind -> (bank item id, index of the blank in that item)."""
 
-KNOWN_HOLES: set[tuple[str, str]] = {
-    # accepted today, must be rejected: statistics across prompts, or of the advantages
-    ("mean", "mean across groups"),
-    ("mean", "mean over groups"),
-    ("mean", "mean of all groups"),
-    ("mean", "average across groups"),
-    ("mean", "mean of the group means"),
-    ("mean", "mean(R, axis=0)"),
-    ("mean", "R.mean(0)"),
-    ("mean", "np.mean(R, axis=0)"),
-    ("mean", "torch.mean(R, dim=0)"),
-    ("mean", "R.mean(axis=0, keepdims=True)"),
-    ("mean", "R.mean(dim=(0, 1))"),
-    ("mean", "mean(A)"),
-    ("std", "std across groups"),
-    ("std", "std over groups"),
-    ("std", "std of all groups"),
-    ("std", "R.std(axis=0)"),
-    ("std", "np.std(R, axis=0, ddof=1)"),
-    ("std", "torch.std(R, dim=0)"),
-    ("std", "R.std(0)"),
-    ("std", "std(A)"),
-    # rejected today, must be accepted: within-group wordings, code on the group axis,
-    # the others' mean in other words, forms equal to (1-p)/p
-    ("mean", "average reward of the K answers to the same prompt"),
-    ("mean", "per-group mean"),
-    ("mean", "within-group mean"),
-    ("mean", "intra-group mean"),
-    ("mean", "group-wise mean"),
-    ("mean", "per-prompt mean reward"),
-    ("mean", "mean over the rollouts of this prompt"),
-    ("mean", "r_bar"),
-    ("mean", "R_bar"),
-    ("mean", r"\mu_{\text{group}}"),
-    ("mean", "(R_1 + ... + R_K)/K"),
-    ("mean", "np.mean(R, axis=-1)"),
-    ("mean", "np.mean(R, axis=-1, keepdims=True)"),
-    ("mean", "R.mean(-1)"),
-    ("mean", "R.mean(dim=-1, keepdim=True)"),
-    ("mean", "torch.mean(R, dim=-1)"),
-    ("mean", "rewards.view(-1, K).mean(dim=1)"),
-    ("std", "per-group std"),
-    ("std", "RMS deviation from the mean"),
-    ("std", "root mean square deviation from the group mean"),
-    ("std", r"\sigma_{\text{group}}"),
-    ("std", "np.std(R, axis=-1, ddof=1)"),
-    ("std", "R.std(-1)"),
-    ("std", "torch.std(R, dim=-1, correction=0)"),
-    ("std", "R.std(dim=-1, keepdim=True)"),
-    ("std", "rewards.view(-1, K).std(dim=1)"),
-    ("rloo", "(sum_j R_j - R_i)/(K-1)"),
-    ("rloo", "mean_{j != i} R_j"),
-    ("rloo", "average of the other answers"),
-    ("rloo", r"\frac{\sum_{j=1}^{K} R_j - R_i}{K-1}"),
-    ("rloo", r"(K\bar{R} - R_i)/(K-1)"),
-    ("rloo", "mean of the rewards of the other answers in the group"),
-    ("rloo", "average reward of the other K-1 samples"),
-    ("rloo", "mean of R excluding R_i"),
-    ("rloo", "np.delete(R, i).mean()"),
-    ("rloo", "(R.sum(-1, keepdims=True) - R)/(K-1)"),
-    ("binary", r"\frac{1}{p}-1"),
-    ("binary", "(1/p)-1"),
-    ("binary", r"\frac{1}{p} - 1"),
-    ("binary", r"\dfrac{1-p}{p}"),
-    ("binary", r"\tfrac{1-p}{p}"),
-    ("binary", "-1 + 1/p"),
-    ("binary", "p^{-1} - 1"),
-    ("binary", "(-p+1)/p"),
-    ("binary", "((1-p)/p)"),
-    ("binary", "1/p - p/p"),
-}
-"""(blank, answer) the grader gets wrong today: computed by running this file (issue 12)."""
+KNOWN_HOLES: set[tuple[str, str]] = set()
+"""(blank, answer) the grader gets wrong today: empty since issue 12. A hole found later goes
+here (strict xfail) until the grader is fixed."""
 
 
 @functools.cache

@@ -1,6 +1,8 @@
 """practice.grading: the formula blanks (notations, red flags, hostile input), the other
 kinds of blank, choices and typed numbers."""
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +18,7 @@ from practice.grading import (
     parse_number,
 )
 from practice.questions import Blank
+from practice.statistic import classify_statistic
 
 BANK = load_bank()
 MEAN_BLANK = Blank("first blank", "group mean", grader="group-mean")
@@ -122,6 +125,33 @@ def test_batch_std_is_wrong_although_it_contains_std():
     assert check_formula_blanks("batch mean", "std") == (False, True)
 
 
+AXIS_AND_SCOPE_FLAGS = [
+    # (mean answer, std answer, a phrase of the feedback on the wrong blank), issue 12
+    ("np.mean(R, axis=0)", "std", "axis=0 averages answer i across prompts"),
+    ("R.mean(0)", "std", "(prompts, K) layout the group is a row"),
+    ("mean", "torch.std(R, dim=0)", "axis=0 takes the spread of answer i across prompts"),
+    ("mean", "R.var(0)", "Red flag twice: a variance, and over axis=0"),
+    ("R.mean(axis=None)", "std", "whole batch"),
+    ("mean across groups", "std", "whole batch"),
+    ("mean", "std of all groups", "whole batch"),
+    ("mean(A)", "std", "advantages A"),
+    ("mean", "std of the advantages", "advantages A"),
+    ("(sum(R) - R_i)/(K-1)", "std", "RLOO's leave-one-out baseline"),
+    ("(sum_j R_j)/(K-1)", "std", "The count does not match the sum"),
+    ("mean", "R.std(-1) + 1e-4", "add it twice"),
+]
+
+
+@pytest.mark.parametrize(("mean_answer", "std_answer", "phrase"), AXIS_AND_SCOPE_FLAGS)
+def test_axis_and_scope_mistakes_say_why(mean_answer, std_answer, phrase):
+    test_wrong_answers_rejected_with_reason(mean_answer, std_answer, phrase)
+
+
+def test_code_on_the_group_axis_is_right():
+    mean, std = formula_blanks("np.mean(R, axis=-1)", "np.std(R, axis=-1, ddof=1)")
+    assert mean.correct and std.correct
+
+
 def test_feedback_for_wrong_blank_says_what_the_blank_is():
     mean, std = formula_blanks("V(s)", "variance")
     assert "same prompt" in mean.feedback and "same prompt" in std.feedback
@@ -205,6 +235,50 @@ def test_rloo_blank_explains_the_classic_mistake():
     assert grade_blanks(q, ["(sum(R) - R_i) / (K - 1)"])[0].correct
     (result,) = grade_blanks(q, ["mean(R)"])
     assert not result.correct and "includes R_i itself" in result.feedback
+
+
+def test_list_blanks_accept_what_the_model_answer_means():
+    binary = next(q for q in BANK if q.id == "blanks-binary")
+    results = grade_blanks(binary, ["p - p^2", r"\frac{1}{p}-1", "1/(1/p - 1)"])
+    assert all(r.correct for r in results)
+    rloo = next(q for q in BANK if q.id == "blanks-rloo-baseline")
+    for answer in ["average of the other answers", "(R.sum(-1, keepdims=True) - R)/(K-1)"]:
+        assert grade_blanks(rloo, [answer])[0].correct, answer
+
+
+def test_list_blanks_give_the_mistake_feedback_to_what_means_the_same():
+    binary = next(q for q in BANK if q.id == "blanks-binary")
+    swapped = grade_blanks(binary, ["p(1+p)", "p(1-p)^{-1}", "1/p - 1"])
+    assert not any(r.correct for r in swapped)
+    assert "variance of a 0/1 reward" in swapped[0].feedback
+    assert "Swapped" in swapped[1].feedback and "Swapped" in swapped[2].feedback
+    rloo = next(q for q in BANK if q.id == "blanks-rloo-baseline")
+    (result,) = grade_blanks(rloo, ["average of all K rewards in the group"])
+    assert not result.correct and "includes R_i itself" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [("(R.sum(0) - R)/(K-1)", "axis=0"), ("mean of the other groups", "whole batch"),
+     ("V(s)", "critic"), ("advantage mean", "advantages A")],
+)  # fmt: skip
+def test_list_blank_of_a_group_statistic_names_the_red_flag(answer, phrase):
+    rloo = next(q for q in BANK if q.id == "blanks-rloo-baseline")
+    (result,) = grade_blanks(rloo, [answer])
+    assert not result.correct and phrase in result.feedback and "model answer" in result.feedback
+
+
+def test_questions_with_code_answers_state_the_rewards_layout():
+    """Code is graded under the (prompts, K) layout, so every question whose answers may be
+    code (a blank graded by meaning as a group statistic, or code options) says so."""
+    for q in BANK:
+        code_blank = any(
+            b.grader is not None or classify_statistic(b.answer) in ("mean", "std", "loo-mean")
+            for b in q.blanks
+        )
+        code_options = any("`A = " in o.text or "`R." in o.text for o in q.options)
+        if code_blank or code_options:
+            assert re.search(r"`\((num_)?prompts, K\)`", q.prompt), q.id
 
 
 @pytest.mark.parametrize("answer", ["x" * 5_000_000, None, "\x00", "<script>alert(1)</script>"])
