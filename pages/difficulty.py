@@ -16,7 +16,9 @@ from grpo_core.analysis import (
     std_weight,
 )
 from grpo_core.explain import fmt, tex
-from ui import charts, controls, lab, lab_charts, narrate, state
+from ui import controls, lab, narrate, state
+from ui.figures import lab as figures
+from ui.figures.common import show, signed
 
 CURVE_POINTS = 99  # p = 0.01 .. 0.99
 SAMPLED_RATES = 19  # true pass rates 0.05 .. 0.95
@@ -78,10 +80,10 @@ m[1].metric("std of the group", fmt(trace.std[0]))
 m[2].metric("Weight 1 / std", fmt(weight))
 m[3].metric("Dr. GRPO's weight", "1")
 m = st.columns(4)
-m[0].metric("GRPO, right answer", charts.signed(grpo_right))
-m[1].metric("GRPO, wrong answer", charts.signed(grpo_wrong))
-m[2].metric("Dr. GRPO, right answer", charts.signed(dr_right))
-m[3].metric("Dr. GRPO, wrong answer", charts.signed(dr_wrong))
+m[0].metric("GRPO, right answer", signed(grpo_right))
+m[1].metric("GRPO, wrong answer", signed(grpo_wrong))
+m[2].metric("Dr. GRPO, right answer", signed(dr_right))
+m[3].metric("Dr. GRPO, wrong answer", signed(dr_wrong))
 st.latex(
     rf"A_{{\text{{right}}}} = \frac{{1 - {tex(p)}}}{{{tex(trace.std[0])}}} = "
     rf"{tex(grpo_right)}, \qquad "
@@ -97,8 +99,10 @@ st.subheader("2 · The weight 1/std against the pass rate")
 st.markdown(lab.words("difficulty", "weight"))
 weight_curve, bias = curves(k, ddof)
 samples = sampled(k, ddof, seed)
-charts.show(
-    lab_charts.weight_figure(weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, k=k),
+show(
+    figures.weight_figure(
+        weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, group_size=k
+    ),
     key="dif.weight_chart",
 )
 st.caption(
@@ -134,13 +138,13 @@ with st.expander("The sampled groups, pass rate by pass rate"):
 # 3. Advantages against p -----------------------------------------------------------------
 st.subheader("3 · A right and a wrong answer, GRPO vs Dr. GRPO")
 st.markdown(lab.words("difficulty", "advantages"))
-charts.show(lab_charts.binary_advantages_figure(bias, chosen_p=p), key="dif.advantages_chart")
+show(figures.binary_advantages_figure(bias, chosen_p=p), key="dif.advantages_chart")
 st.caption(
     "Advantage (y) of a right answer (blue, above 0) and a wrong one (vermillion, below 0) "
     f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {k}), dashed Dr. GRPO. At your "
-    f"p = {fmt(p)} (green line): GRPO {charts.signed(grpo_right)} and "
-    f"{charts.signed(grpo_wrong)}, Dr. GRPO {charts.signed(dr_right)} and "
-    f"{charts.signed(dr_wrong)}."
+    f"p = {fmt(p)} (green line): GRPO {signed(grpo_right)} and "
+    f"{signed(grpo_wrong)}, Dr. GRPO {signed(dr_right)} and "
+    f"{signed(dr_wrong)}."
 )
 
 # 4. Why it matters -----------------------------------------------------------------------

@@ -15,7 +15,9 @@ from grpo_core.analysis import (
     regime_tour,
 )
 from grpo_core.explain import fmt, tex
-from ui import charts, controls, lab, lab_charts, narrate, state
+from ui import controls, lab, narrate, state
+from ui.figures import lab as figures
+from ui.figures.common import show
 
 NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8
 BIG = "1000000, 1000000.001, 1000000.002, 1000000.003"
@@ -106,8 +108,8 @@ else:
             disabled=eps >= tour[-1][1], shortcut="PageDown", help="Page Down (or a clicker)",
         )  # fmt: skip
     st.markdown(f"At eps = {fmt(eps)} this group is in the **{REGIME_WORDS[regime]}** regime.")
-    charts.show(
-        lab_charts.eps_sweep_figure(
+    show(
+        figures.eps_sweep_figure(
             frame,
             std=std,
             bounds=bounds,

@@ -1,8 +1,5 @@
-"""Plotly figures of the lab pages: numbers from grpo_core in, a figure out, nothing computed.
-
-Each figure is written as one dict and validated once by ``go.Figure(...)``: Plotly's
-incremental calls (add_trace, add_hline, make_subplots) validate at every step and
-would cost most of a rerun's 100 ms.
+"""Figures of the lab pages (epsilon, conventions, difficulty, dynamic sampling):
+numbers from grpo_core in, a figure dict out, nothing computed.
 
 Log axes: Plotly places annotations on a log axis by the exponent, log10(eps);
 shapes and traces take eps as it is.
@@ -14,10 +11,19 @@ import math
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from grpo_core.explain import fmt
-from ui.charts import signed
+from ui.figures.common import (
+    DASHES,
+    LABEL_BG,
+    cached_figure,
+    figure,
+    hline,
+    label,
+    panels,
+    signed,
+    vline,
+)
 from ui.theme import (
     ACCENT,
     BAND,
@@ -28,45 +34,11 @@ from ui.theme import (
     NEUTRAL,
     POSITIVE,
     SERIES,
-    TEMPLATE,
 )
 
 ZSCORE_BAND = "rgba(0, 114, 178, 0.10)"  # blue, for "std ≫ eps"
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-LABEL_BG = "rgba(128, 128, 128, 0.16)"  # reads on the light and the dark theme
 MAX_NAMED_LINES = 7
 """More distinct rewards than this are drawn as one grey trace without a legend per line."""
-
-
-def _figure(data: list[dict], title: str, height: int, **layout) -> go.Figure:
-    return go.Figure(
-        {"data": data, "layout": {"template": TEMPLATE, "title": title, "height": height, **layout}}
-    )
-
-
-def _hline(y: float, *, xref: str = "paper", yref: str = "y", width: float = 1.5) -> dict:
-    """A line across the plot at height y."""
-    return {
-        "type": "line", "xref": xref, "yref": yref, "x0": 0, "x1": 1, "y0": y, "y1": y,
-        "line": {"color": INK, "width": width},
-    }  # fmt: skip
-
-
-def _vline(x: float, color: str, dash: str) -> dict:
-    """A vertical line at data x, top to bottom."""
-    return {
-        "type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1,
-        "line": {"color": color, "dash": dash, "width": 2},
-    }  # fmt: skip
-
-
-def _label(x: float, y: float, text: str, color: str | None = None, **where) -> dict:
-    """A text label at data x, paper y; in the theme's text colour unless ``color`` is given."""
-    font = {"size": 12} if color is None else {"size": 12, "color": color}
-    return {
-        "x": x, "xref": "x", "y": y, "yref": "paper", "text": text, "showarrow": False,
-        "font": font, "bgcolor": LABEL_BG, **where,
-    }  # fmt: skip
 
 
 def _answers(numbers) -> str:
@@ -75,28 +47,10 @@ def _answers(numbers) -> str:
     return f"answer{'s' * (len(numbers) > 1)} {shown}"
 
 
-def _panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
-    """Side-by-side axes (x, x2, ...; y, y2, ...) and their titles, like make_subplots."""
-    n = len(titles)
-    width = (1 - gap * (n - 1)) / n
-    axes, notes = {}, []
-    for i, title in enumerate(titles):
-        suffix = "" if i == 0 else str(i + 1)
-        start = i * (width + gap)
-        axes[f"xaxis{suffix}"] = {"domain": [start, start + width], "anchor": f"y{suffix}"}
-        axes[f"yaxis{suffix}"] = {"anchor": f"x{suffix}"}
-        notes.append(
-            {
-                "text": f"<b>{title}</b>", "x": start + width / 2, "xref": "paper", "y": 1.0,
-                "yref": "paper", "yanchor": "bottom", "showarrow": False, "font": {"size": 14},
-            }
-        )  # fmt: skip
-    return axes, notes
-
-
 # --- epsilon -----------------------------------------------------------------------------
 
 
+@cached_figure
 def eps_sweep_figure(
     sweep: pd.DataFrame,
     *,
@@ -104,7 +58,7 @@ def eps_sweep_figure(
     bounds: tuple[float, float] | None,
     library_eps: dict[str, float],
     chosen: pd.DataFrame | None,
-) -> go.Figure:
+) -> dict:
     """Every answer's advantage against eps on a log axis.
 
     sweep: eps_sweep_frame over the eps grid; answers with equal rewards share a line.
@@ -144,7 +98,7 @@ def eps_sweep_figure(
                     + f"R = {reward:.12g}</extra>",
                 }
             )  # fmt: skip
-    shapes, notes = [_hline(0.0, width=1)], []
+    shapes, notes = [hline(0.0, width=1)], []
     if bounds is not None:
         # bands in eps; their labels at the band's middle in log10(eps)
         z_end, damped_start = bounds
@@ -161,28 +115,28 @@ def eps_sweep_figure(
                     }
                 )  # fmt: skip
                 middle = (math.log10(x0) + math.log10(x1)) / 2
-                notes.append(_label(middle, 1.0, text, yanchor="bottom"))  # above the curves
+                notes.append(label(middle, 1.0, text, yanchor="bottom"))  # above the curves
         if eps.min() < std < eps.max():
-            shapes.append(_vline(std, NEUTRAL, "dot"))
+            shapes.append(vline(std, NEUTRAL, "dot"))
             notes.append(
-                _label(
+                label(
                     math.log10(std), 0.02, f"eps = std<br>{fmt(std, 2)}", NEUTRAL,
                     xanchor="left", yanchor="bottom", xshift=3,
                 )
             )  # fmt: skip
     for library, value in library_eps.items():
-        shapes.append(_vline(value, INK, "dash"))
+        shapes.append(vline(value, INK, "dash"))
         notes.append(
-            _label(
+            label(
                 math.log10(value), 0.80, f"{library} {fmt(value)}",
                 xanchor="left", yanchor="bottom", xshift=3,
             )
         )  # fmt: skip
     if chosen is not None:
         at = float(chosen["eps"].iloc[0])
-        shapes.append(_vline(at, ACCENT, "solid"))
+        shapes.append(vline(at, ACCENT, "solid"))
         notes.append(
-            _label(
+            label(
                 math.log10(at), 0.12, f"your eps<br>{fmt(at)}", ACCENT,
                 xanchor="left", yanchor="bottom", xshift=3,
             )
@@ -197,7 +151,7 @@ def eps_sweep_figure(
                 "hovertemplate": "answer %{text}: A = %{y:.4g}<extra>your eps</extra>",
             }
         )  # fmt: skip
-    return _figure(
+    return figure(
         data,
         "Advantages of the group at every eps",
         480,
@@ -219,7 +173,8 @@ def eps_sweep_figure(
 # --- conventions -------------------------------------------------------------------------
 
 
-def conventions_figure(long: pd.DataFrame, refusals: dict[str, str]) -> go.Figure:
+@cached_figure
+def conventions_figure(long: pd.DataFrame, refusals: dict[str, str]) -> dict:
     """Grouped bars: a group per answer, a bar per convention (``ConventionComparison.long``)."""
     labels = [f"P{p} #{a}" for p, a in zip(long["prompt"], long["answer"], strict=True)]
     long = long.assign(label=labels)
@@ -232,25 +187,26 @@ def conventions_figure(long: pd.DataFrame, refusals: dict[str, str]) -> go.Figur
         }
         for i, (name, rows) in enumerate(long.groupby("convention", sort=False))
     ]  # fmt: skip
-    return _figure(
+    return figure(
         data,
         "The same rewards through every convention",
         460,
         barmode="group",
         xaxis={"title": "prompt and answer", "type": "category"},
         yaxis={"title": "advantage A"},
-        shapes=[_hline(0.0)],
+        shapes=[hline(0.0)],
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
         margin={"t": 110},
     )
 
 
-def scaling_figure(frame: pd.DataFrame, modes: dict[str, str]) -> go.Figure:
+@cached_figure
+def scaling_figure(frame: pd.DataFrame, modes: dict[str, str]) -> dict:
     """One panel per scaling mode, bars per answer coloured by prompt (``ScalingComparison.frame``).
 
     modes: column name -> panel title.
     """
-    axes, notes = _panels(list(modes.values()))
+    axes, notes = panels(list(modes.values()))
     prompts = list(dict.fromkeys(frame["prompt"]))
     data, shapes = [], []
     for col, mode in enumerate(modes):
@@ -269,10 +225,10 @@ def scaling_figure(frame: pd.DataFrame, modes: dict[str, str]) -> go.Figure:
                     "hovertemplate": "%{x}: A = %{y:.4g}<extra>" + mode + "</extra>",
                 }
             )  # fmt: skip
-        shapes.append(_hline(0.0, xref=f"x{suffix} domain", yref=f"y{suffix}"))
+        shapes.append(hline(0.0, xref=f"x{suffix} domain", yref=f"y{suffix}"))
         axes[f"xaxis{suffix}"].update(type="category", tickangle=-45)
     axes["yaxis"]["title"] = "advantage A"
-    return _figure(
+    return figure(
         data,
         "",
         460,
@@ -287,9 +243,15 @@ def scaling_figure(frame: pd.DataFrame, modes: dict[str, str]) -> go.Figure:
 # --- difficulty --------------------------------------------------------------------------
 
 
+@cached_figure
 def weight_figure(
-    curve: pd.DataFrame, groups: pd.DataFrame, *, chosen_p: float, chosen_weight: float, k: int
-) -> go.Figure:
+    curve: pd.DataFrame,
+    groups: pd.DataFrame,
+    *,
+    chosen_p: float,
+    chosen_weight: float,
+    group_size: int,
+) -> dict:
     """1/std against pass rate: the closed form as a line, sampled groups as rings.
 
     curve: columns p, weight. groups: SampledBinaryGroups.groups (p_hat, weight).
@@ -304,7 +266,7 @@ def weight_figure(
         {
             "type": "scatter", "mode": "markers",
             "x": groups["p_hat"].to_numpy(), "y": groups["weight"].to_numpy(),
-            "name": f"sampled groups of K = {k}",
+            "name": f"sampled groups of K = {group_size}",
             "marker": {"color": NEGATIVE, "size": 10, "opacity": 0.35, "symbol": "circle-open",
                        "line": {"width": 2}},
             "hovertemplate": "group pass rate %{x:.3g}: weight %{y:.3g}<extra></extra>",
@@ -318,8 +280,8 @@ def weight_figure(
             "hovertemplate": "p = %{x:.3g}: weight %{y:.3g}<extra></extra>",
         },
     ]  # fmt: skip
-    dr_grpo = {**_hline(1.0, width=2), "line": {"color": NEUTRAL, "dash": "dot", "width": 2}}
-    return _figure(
+    dr_grpo = hline(1.0, width=2, color=NEUTRAL, dash="dot")
+    return figure(
         data,
         "How much GRPO's std division weights a group",
         440,
@@ -335,7 +297,8 @@ def weight_figure(
     )  # fmt: skip
 
 
-def binary_advantages_figure(frame: pd.DataFrame, *, chosen_p: float) -> go.Figure:
+@cached_figure
+def binary_advantages_figure(frame: pd.DataFrame, *, chosen_p: float) -> dict:
     """Right and wrong answers' advantages against p, GRPO solid, Dr. GRPO dashed
     (``difficulty_bias_frame``)."""
     style = {
@@ -356,22 +319,23 @@ def binary_advantages_figure(frame: pd.DataFrame, *, chosen_p: float) -> go.Figu
                 "hovertemplate": "p = %{x:.3g}: A = %{y:.3g}<extra>" + method + "</extra>",
             }
         )  # fmt: skip
-    return _figure(
+    return figure(
         data,
         "A right and a wrong answer's advantage, GRPO vs Dr. GRPO",
         440,
         xaxis={"title": "pass rate p", "range": [0, 1]},
         yaxis={"title": "advantage A"},
-        shapes=[_hline(0.0), _vline(chosen_p, ACCENT, "solid")],
+        shapes=[hline(0.0), vline(chosen_p, ACCENT, "solid")],
     )
 
 
 # --- zero spread and dynamic sampling ----------------------------------------------------
 
 
+@cached_figure
 def zero_spread_figure(
     x, curves: dict[str, np.ndarray], *, x_title: str, title: str, highlight: str
-) -> go.Figure:
+) -> dict:
     """Lines of P(all K answers equal); ``highlight`` names the line drawn thickest."""
     data = [
         {
@@ -382,7 +346,7 @@ def zero_spread_figure(
         }
         for i, (name, y) in enumerate(curves.items())
     ]  # fmt: skip
-    return _figure(
+    return figure(
         data,
         title,
         400,
@@ -391,7 +355,8 @@ def zero_spread_figure(
     )
 
 
-def stages_figure(summary: pd.DataFrame) -> go.Figure:
+@cached_figure
+def stages_figure(summary: pd.DataFrame) -> dict:
     """Stacked bars per stage: groups with signal (blue) and without (grey, hatched)."""
     data = [
         {
@@ -407,15 +372,16 @@ def stages_figure(summary: pd.DataFrame) -> go.Figure:
             "text": [n or "" for n in summary["without_signal"]], "textposition": "inside",
         },
     ]  # fmt: skip
-    return _figure(data, "The batch at each stage", 400, barmode="stack", yaxis={"title": "groups"})
+    return figure(data, "The batch at each stage", 400, barmode="stack", yaxis={"title": "groups"})
 
 
-def pass_rates_figure(before: pd.DataFrame, after: np.ndarray) -> go.Figure:
+@cached_figure
+def pass_rates_figure(before: pd.DataFrame, after: np.ndarray) -> dict:
     """Pass rates of the first batch (with / without signal) and of the refilled batch.
 
     before: columns p, signal (bool).
     """
-    axes, notes = _panels(["first batch", "refilled batch"])
+    axes, notes = panels(["first batch", "refilled batch"])
     bins = {"start": 0, "end": 1, "size": 0.05}
     data = [
         {
@@ -436,7 +402,7 @@ def pass_rates_figure(before: pd.DataFrame, after: np.ndarray) -> go.Figure:
         axes[f"xaxis{suffix}"].update(title="prompt's pass rate p", range=[0, 1])
     axes["yaxis"]["title"] = "prompts"
     axes["yaxis2"]["matches"] = "y"
-    return _figure(
+    return figure(
         data,
         "",
         430,
