@@ -13,7 +13,7 @@ from grpo_core.analysis import (
 )
 from grpo_core.certificates import markdown_safe
 from ui import controls, lab, narrate, state
-from ui.figures import lab as figures
+from ui.figures import conventions as figures
 from ui.figures.common import show
 
 TYPED = "1, 0, 1, 1; 0.9, 0.2, 0.5, 0.7"

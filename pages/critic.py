@@ -5,24 +5,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grpo_core import CONVENTIONS
-from grpo_core.critic import (
-    MAX_TOKENS,
-    blank_padding,
-    critic_comparison,
-    decode_group,
-    encode_group,
-    response_group,
-)
+from grpo_core import CONVENTIONS, critic, memory
+from grpo_core.critic import MAX_TOKENS, blank_padding, decode_group, encode_group, response_group
 from grpo_core.explain import fmt
-from grpo_core.memory import (
-    ASSUMPTIONS,
-    OPTIMIZERS,
-    PRECISIONS,
-    memory_breakdown,
-    memory_comparison,
-    rollout_compute,
-)
+from grpo_core.memory import ASSUMPTIONS, OPTIMIZERS, PRECISIONS
 from ui import controls, narrate, prose, state
 from ui.figures import critic as figures
 from ui.figures.common import show, signed
@@ -63,22 +49,16 @@ def reset_group() -> None:
 
 
 # The same inputs compute nothing again (moving a widget of another section, say).
-@st.cache_data(max_entries=64, show_spinner=False)
-def compare(lengths: tuple, outcome: tuple, seed: int, **settings):
+REMEMBER = {"max_entries": 64, "show_spinner": False}
+memory_comparison = st.cache_data(memory.memory_comparison, **REMEMBER)
+memory_breakdown = st.cache_data(memory.memory_breakdown, **REMEMBER)
+rollout_compute = st.cache_data(memory.rollout_compute, **REMEMBER)
+
+
+@st.cache_data(**REMEMBER)
+def compare(lengths: tuple, outcome: tuple, seed: int, **settings) -> critic.CriticComparison:
     rng = np.random.default_rng(seed)
-    return critic_comparison(np.array(lengths), np.array(outcome), rng=rng, **settings)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def memory(size: float, **options):
-    table = memory_breakdown(size, with_critic=True, **options)
-    columns = ["model", "component", "bytes_per_param", "gb"]
-    return memory_comparison(size, **options), table[columns]
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def compute(size: float, prompts: int, mean_length: int):
-    return rollout_compute(size, num_prompts=prompts, mean_length=mean_length)
+    return critic.critic_comparison(np.array(lengths), np.array(outcome), rng=rng, **settings)
 
 
 state.init()
@@ -140,10 +120,17 @@ else:
     if st.query_params.get("cr.g") != (group_link := encode_group(lengths, outcome)):
         st.query_params["cr.g"] = group_link
 view = compare(
-    tuple(lengths.tolist()), tuple(outcome.tolist()), int(seed), bias=float(bias),
-    noise=float(noise), gamma=float(gamma), lam=float(lam), convention=convention,
-    kl_coef=float(beta) if use_kl else None, kl_mean=KL_MEAN,
-)  # fmt: skip
+    tuple(lengths.tolist()),
+    tuple(outcome.tolist()),
+    int(seed),
+    bias=float(bias),
+    noise=float(noise),
+    gamma=float(gamma),
+    lam=float(lam),
+    convention=convention,
+    kl_coef=float(beta) if use_kl else None,
+    kl_mean=KL_MEAN,
+)
 
 # 2. Per-token advantages -------------------------------------------------------------------
 st.subheader("2 · Per-token advantages")
@@ -218,8 +205,10 @@ precision = c2.selectbox("Precision", list(PRECISIONS), **bound("cr.prec"))
 optimizer = c3.selectbox("Optimizer", list(OPTIMIZERS), **bound("cr.opt"))
 with_ref = c4.toggle("Reference model", value=True, **bound("cr.ref"))
 with_rm = c5.toggle("Reward model", value=True, **bound("cr.rm"))
-options = {"with_reference": bool(with_ref), "with_reward_model": bool(with_rm)}
-held, table = memory(size, precision=precision, optimizer=optimizer, **options)
+frozen = {"with_reference": bool(with_ref), "with_reward_model": bool(with_rm)}  # models
+options = {"precision": precision, "optimizer": optimizer, **frozen}
+held = memory_comparison(size, **options)
+table = memory_breakdown(size, with_critic=True, **options)
 left, right = st.columns([3, 2])
 title = f"{fmt(size)}B policy, {precision}, {optimizer}: GB held"
 show(figures.memory_figure(held.by_model, title=title), key="cr.memory_chart", container=left)
@@ -229,7 +218,7 @@ left.caption(
     f"{held.saved_gb:,.1f} GB, {held.saved_fraction:.0%} of the PPO total."
 )
 right.dataframe(
-    table,
+    table[["model", "component", "bytes_per_param", "gb"]],
     key="cr.memory_table",
     hide_index=True,
     width="stretch",
@@ -246,7 +235,7 @@ st.markdown(text("compute"))
 c1, c2, _ = st.columns([1, 1, 2])
 prompts = c1.number_input("Prompts per step", 1, 8192, 256, **bound("cr.prompts"))
 mean_length = c2.number_input("Mean response length (tokens)", 1, 32_768, 500, **bound("cr.len"))
-steps = compute(size, int(prompts), int(mean_length))
+steps = rollout_compute(size, num_prompts=int(prompts), mean_length=int(mean_length))
 title = f"{fmt(size)}B policy: TFLOP per training step"
 show(figures.compute_figure(steps, title=title), key="cr.compute_chart")
 st.caption(

@@ -17,7 +17,7 @@ from grpo_core.analysis import (
 )
 from grpo_core.explain import fmt, tex
 from ui import controls, lab, narrate, state
-from ui.figures import lab as figures
+from ui.figures import difficulty as figures
 from ui.figures.common import show, signed
 
 CURVE_POINTS = 99  # p = 0.01 .. 0.99

@@ -14,7 +14,7 @@ from grpo_core.analysis import (
 )
 from grpo_core.explain import fmt, tex
 from ui import controls, lab, narrate, state
-from ui.figures import lab as figures
+from ui.figures import sampling as figures
 from ui.figures.common import show
 
 REFERENCE_K = (2, 4, 8, 16, 32, 64)

@@ -16,7 +16,7 @@ from grpo_core.analysis import (
 )
 from grpo_core.explain import fmt, tex
 from ui import controls, lab, narrate, state
-from ui.figures import lab as figures
+from ui.figures import epsilon as figures
 from ui.figures.common import show
 
 NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8

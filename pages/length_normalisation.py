@@ -60,10 +60,16 @@ def example() -> None:
     len_b = c3.number_input("Answer B: length (tokens)", value=8.0, key="ln.len_b", **length)
     adv_b = c4.number_input("Answer B: advantage", value=-1.0, step=0.25, key="ln.adv_b", **link)
     limit = c5.number_input(
-        "max_completion_length", 1.0, MAX_LIMIT, 8.0, 1.0, key="ln.lmax", **link,
+        "max_completion_length",
+        1.0,
+        MAX_LIMIT,
+        8.0,
+        1.0,
+        key="ln.lmax",
+        **link,
         help='L_max for "dr_grpo": it divides by (number of answers × L_max). '
         "It must be at least the longest answer.",
-    )  # fmt: skip
+    )
     try:
         lengths = (token_count(len_a, "Answer A's length"), token_count(len_b, "Answer B's length"))
     except ValueError as e:
@@ -79,9 +85,12 @@ def example() -> None:
     same = st.session_state.get("ln.same", True)  # the toggle is drawn under its chart
     show(figures.strip_figure(view.strips, same), key="ln.strip_chart")
     st.toggle(
-        "Same vertical scale on every panel", value=True, key="ln.same", bind="query-params",
+        "Same vertical scale on every panel",
+        value=True,
+        key="ln.same",
+        bind="query-params",
         help="Off: each panel gets its own scale, to read small pushes on long answers.",
-    )  # fmt: skip
+    )
     scale = "every panel uses the same" if same else "each panel has its own"
     st.caption(
         f"One bar per token; answer A's tokens come first, then answer B's, and {scale} "

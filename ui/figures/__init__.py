@@ -1,4 +1,5 @@
-"""Every Plotly figure of the app, one module per page or family of pages.
+"""Every Plotly figure of the app, one module per page or family of pages (``group`` for
+home, playground and walkthrough).
 
 One way to build and cache a figure (``common.cached_figure``): a builder turns numbers
 from grpo_core into a plain Plotly dict ({"data": [...], "layout": {...}}), nothing

@@ -157,34 +157,61 @@ def hex_rgba(colour: str, alpha: float) -> str:
 def hline(y: float, *, xref: str = "paper", yref: str = "y", width: float = 1.5, **line) -> dict:
     """A line across the plot at height y (``line``: colour, dash to override)."""
     return {
-        "type": "line", "xref": xref, "yref": yref, "x0": 0, "x1": 1, "y0": y, "y1": y,
+        "type": "line",
+        "xref": xref,
+        "yref": yref,
+        "x0": 0,
+        "x1": 1,
+        "y0": y,
+        "y1": y,
         "line": {"color": INK, "width": width, **line},
-    }  # fmt: skip
+    }
 
 
 def vline(x: float, color: str, dash: str) -> dict:
     """A vertical line at data x, top to bottom."""
     return {
-        "type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1,
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
         "line": {"color": color, "dash": dash, "width": 2},
-    }  # fmt: skip
+    }
 
 
 def band(y0: float, y1: float, *, fillcolor: str, line: dict) -> dict:
     """A horizontal band from y0 to y1 across the plot, under the data."""
     return {
-        "type": "rect", "xref": "x domain", "yref": "y", "x0": 0, "x1": 1, "y0": y0, "y1": y1,
-        "fillcolor": fillcolor, "line": line, "layer": "below",
-    }  # fmt: skip
+        "type": "rect",
+        "xref": "x domain",
+        "yref": "y",
+        "x0": 0,
+        "x1": 1,
+        "y0": y0,
+        "y1": y1,
+        "fillcolor": fillcolor,
+        "line": line,
+        "layer": "below",
+    }
 
 
 def label(x: float, y: float, text: str, color: str | None = None, **where) -> dict:
     """A text label at data x, paper y; in the theme's text colour unless ``color`` is given."""
     font = {"size": 12} if color is None else {"size": 12, "color": color}
     return {
-        "x": x, "xref": "x", "y": y, "yref": "paper", "text": text, "showarrow": False,
-        "font": font, "bgcolor": LABEL_BG, **where,
-    }  # fmt: skip
+        "x": x,
+        "xref": "x",
+        "y": y,
+        "yref": "paper",
+        "text": text,
+        "showarrow": False,
+        "font": font,
+        "bgcolor": LABEL_BG,
+        **where,
+    }
 
 
 def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
@@ -199,8 +226,14 @@ def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
         axes[f"yaxis{suffix}"] = {"anchor": f"x{suffix}"}
         notes.append(
             {
-                "text": f"<b>{title}</b>", "x": start + width / 2, "xref": "paper", "y": 1.0,
-                "yref": "paper", "yanchor": "bottom", "showarrow": False, "font": {"size": 14},
+                "text": f"<b>{title}</b>",
+                "x": start + width / 2,
+                "xref": "paper",
+                "y": 1.0,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 14},
             }
-        )  # fmt: skip
+        )
     return axes, notes

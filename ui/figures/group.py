@@ -39,10 +39,14 @@ def rewards_figure(
         band_marker = {"symbol": "square", "size": 14, "color": BAND, "line": {"color": BAND_EDGE}}
         data.append(  # a legend entry for the band
             {
-                "type": "scatter", "x": [None], "y": [None], "mode": "markers",
-                "name": f"± 1 std ({fmt(std)})", "marker": band_marker,
+                "type": "scatter",
+                "x": [None],
+                "y": [None],
+                "mode": "markers",
+                "name": f"± 1 std ({fmt(std)})",
+                "marker": band_marker,
             }
-        )  # fmt: skip
+        )
     data.append(
         {
             "type": "bar",
@@ -62,10 +66,15 @@ def rewards_figure(
             {
                 "text": "0 = the mean" if centred else f"mean {fmt(mean)}",
                 "bgcolor": "rgba(128, 128, 128, 0.18)",
-                "x": 1, "xref": "x domain", "xanchor": "right",
-                "y": level, "yref": "y", "yanchor": "bottom", "showarrow": False,
+                "x": 1,
+                "xref": "x domain",
+                "xanchor": "right",
+                "y": level,
+                "yref": "y",
+                "yanchor": "bottom",
+                "showarrow": False,
             }
-        )  # fmt: skip
+        )
     return figure(
         data,
         title,

@@ -76,11 +76,16 @@ def strip_figure(strips: dict[str, pd.DataFrame], same_scale: bool) -> dict:
         titles.append(
             {
                 "text": f'"{name}" · w = {LOSS_TYPES[name].weight}',
-                "x": title_x, "y": y_domain[1], "xref": "paper", "yref": "paper",
-                "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+                "x": title_x,
+                "y": y_domain[1],
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
                 "font": {"size": 15},
             }
-        )  # fmt: skip
+        )
     return figure(data, "", 560, bargap=0.12, margin={"t": 56}, annotations=titles, **axes)
 
 

@@ -91,7 +91,11 @@ def critic_error_figure(bands: pd.DataFrame, *, title: str) -> dict:
     step = bands["step"].to_numpy()
     data = [
         _band(
-            step, bands["min"].to_numpy(), bands["max"].to_numpy(), colour, 0.18,
+            step,
+            bands["min"].to_numpy(),
+            bands["max"].to_numpy(),
+            colour,
+            0.18,
             name="min–max over seeds",
         ),
         {
@@ -102,6 +106,6 @@ def critic_error_figure(bands: pd.DataFrame, *, title: str) -> dict:
             "line": {"color": colour, "dash": dash, "width": 2},
             "hovertemplate": "step %{x}: RMS error %{y:.3f}<extra></extra>",
         },
-    ]  # fmt: skip
+    ]
     y_axis = {"title": "RMS of V − E[R] over prompts", "rangemode": "tozero"}
     return figure(data, title, 380, **_steps(y_axis))
