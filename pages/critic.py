@@ -48,14 +48,15 @@ def reset_group() -> None:
     set_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
 
 
-# The same inputs compute nothing again (moving a widget of another section, say).
+# The same inputs compute nothing again (moving a widget of another section, say); the
+# results are shared between sessions and never changed.
 REMEMBER = {"max_entries": 64, "show_spinner": False}
-memory_comparison = st.cache_data(memory.memory_comparison, **REMEMBER)
-memory_breakdown = st.cache_data(memory.memory_breakdown, **REMEMBER)
-rollout_compute = st.cache_data(memory.rollout_compute, **REMEMBER)
+memory_comparison = st.cache_resource(memory.memory_comparison, **REMEMBER)
+memory_breakdown = st.cache_resource(memory.memory_breakdown, **REMEMBER)
+rollout_compute = st.cache_resource(memory.rollout_compute, **REMEMBER)
 
 
-@st.cache_data(**REMEMBER)
+@st.cache_resource(**REMEMBER)
 def compare(lengths: tuple, outcome: tuple, seed: int, **settings) -> critic.CriticComparison:
     rng = np.random.default_rng(seed)
     return critic.critic_comparison(np.array(lengths), np.array(outcome), rng=rng, **settings)
