@@ -177,14 +177,14 @@ def policy_gradient(pi: np.ndarray, answers: np.ndarray, advantages: np.ndarray)
     advantages: (..., K). Leading axes broadcast-free: all three share them.
     """
     m = pi.shape[-1]
-    k = answers.shape[-1]
+    group_size = answers.shape[-1]
     lead = pi.shape[:-1]
     # sum_k A_k onehot(a_k), by counting weighted answers per row
     rows = np.arange(math.prod(lead)).reshape(*lead, 1) * m
     counts = np.bincount(
         (rows + answers).ravel(), weights=advantages.ravel(), minlength=math.prod(lead) * m
     ).reshape(pi.shape)
-    return (counts - _row_sum(advantages)[..., None] * pi) / k
+    return (counts - _row_sum(advantages)[..., None] * pi) / group_size
 
 
 def simulate(config: SimConfig | None = None) -> SimResult:
@@ -193,7 +193,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     if not isinstance(cfg, SimConfig):
         raise ValueError(f"config must be a SimConfig, got {type(cfg).__name__}.")
     names = cfg.estimators
-    e, s, n, m, k, c = (
+    e, s, n, m, group_size, c = (
         len(names),
         cfg.num_seeds,
         cfg.num_prompts,
@@ -225,7 +225,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     zero_spread = np.empty((e, s, cfg.steps))
     solved = np.empty((e, s, cfg.steps))
     value_error = np.empty((s, cfg.steps)) if critic_at is not None else None
-    advantages = np.empty((e, s, n, k))
+    advantages = np.empty((e, s, n, group_size))
 
     pi = softmax(theta)
     accuracy[..., 0] = _row_sum(pi[..., :c]).mean(-1)
@@ -233,7 +233,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     credit_flat = np.ascontiguousarray(credit_e).ravel()
     for step in range(cfg.steps):
         # Sample K answers per prompt by inverting each policy's CDF at shared uniforms.
-        answers = sample_answers(pi, rng.random((s, n, k)))  # (E, S, N, K)
+        answers = sample_answers(pi, rng.random((s, n, group_size)))  # (E, S, N, K)
         index = offsets + answers
         rewards = credit_flat[index]  # (E, S, N, K)
 
@@ -250,7 +250,8 @@ def simulate(config: SimConfig | None = None) -> SimResult:
                 target = _row_sum(pi[i] * credit)  # E_pi[R_n], what V_n should predict
                 value_error[:, step] = np.sqrt(((value - target) ** 2).mean(-1))
                 advantages[i] = r - value[..., None]
-                value += cfg.critic_lr * (_row_sum(r) / k - value)  # regression, 0.5 (V - R)^2
+                # regression on 0.5 (V - R)^2
+                value += cfg.critic_lr * (_row_sum(r) / group_size - value)
 
         grad = policy_gradient(pi, answers, advantages)  # (E, S, N, M)
         grad_variance[:, step] = _gradient_noise(pi, pi.ravel()[index], advantages, grad)
@@ -297,8 +298,9 @@ def _group_advantages(rewards: np.ndarray, convention: str) -> np.ndarray:
     """
     if get_convention(convention).scale == "batch":
         return np.stack([group_advantages(r, convention=convention) for r in rewards])
-    s, n, k = rewards.shape
-    return group_advantages(rewards.reshape(s * n, k), convention=convention).reshape(s, n, k)
+    s, n, group_size = rewards.shape
+    flat = group_advantages(rewards.reshape(s * n, group_size), convention=convention)
+    return flat.reshape(s, n, group_size)
 
 
 def _gradient_noise(pi, pi_a, advantages, grad) -> np.ndarray:
@@ -307,12 +309,13 @@ def _gradient_noise(pi, pi_a, advantages, grad) -> np.ndarray:
     ||g_k||^2 = A_k^2 ||onehot(a_k) - pi||^2 = A_k^2 (1 - 2 pi(a_k) + ||pi||^2), and
     sum_k ||g_k - g||^2 = sum_k ||g_k||^2 - K ||g||^2 with g the mean of the g_k.
     """
-    k = advantages.shape[-1]
-    if k == 1:
+    group_size = advantages.shape[-1]
+    if group_size == 1:
         return np.full(pi.shape[0], np.nan)
     norms = 1.0 - 2.0 * pi_a + _row_sum(pi * pi)[..., None]
-    total = _row_sum(advantages**2 * norms) - k * _row_sum(grad * grad)
-    per_prompt = np.maximum(total, 0.0) / (k * (k - 1))  # rounding can dip below 0
+    total = _row_sum(advantages**2 * norms) - group_size * _row_sum(grad * grad)
+    # rounding can dip below 0
+    per_prompt = np.maximum(total, 0.0) / (group_size * (group_size - 1))
     return per_prompt.reshape(len(per_prompt), -1).mean(-1)
 
 
