@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from grpo_core import advantage_trace, group_advantages
-from grpo_core.baselines import memory_comparison
 from grpo_core.binary import binary_advantages, std_weight, zero_spread_probability
 from grpo_core.conventions import get_convention
 from grpo_core.lengthnorm import per_sequence_push, per_token_push
+from grpo_core.memory import memory_comparison
 from grpo_core.precision import float32_advantages
 from grpo_core.verifier import grade, load_worked_example, verifier_reward
 
@@ -166,7 +166,9 @@ def _binary(figures: dict[str, Figure]) -> None:
     correct, wrong = binary_advantages(p, ddof=0)
     figures["binary.one_in_16.population"] = Figure(float(correct), 2)
     figures["binary.one_in_16.population.wrong"] = Figure(float(wrong), 2)
-    figures["binary.one_in_16.sample"] = Figure(float(binary_advantages(p, ddof=1, group_size=k)[0]), 2)
+    figures["binary.one_in_16.sample"] = Figure(
+        float(binary_advantages(p, ddof=1, group_size=k)[0]), 2
+    )
     one = [1.0] + [0.0] * (k - 1)
     figures["binary.one_in_16.trl"] = Figure(
         float(group_advantages([one], convention="trl")[0, 0]), 4

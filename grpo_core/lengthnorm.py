@@ -333,3 +333,32 @@ def token_count(x, name: str = "length") -> int:
     if x < 1:
         raise ValueError(f"{name} must be at least 1 token, got {x:g}.")
     return int(x)
+
+
+@dataclass(frozen=True)
+class LengthComparison:
+    """The same completions under every loss type: what ``comparison`` returns."""
+
+    table: pd.DataFrame
+    """``length_bias_table``: one row per (loss_type, completion)."""
+    strips: dict[str, pd.DataFrame]
+    """Loss type -> its ``token_strip``: one row per token of every completion."""
+    sentences: tuple[str, ...]
+    """``explain_length_bias``: the bias in plain words, with these numbers."""
+
+
+def comparison(lengths, advantages, *, max_completion_length=None) -> LengthComparison:
+    """Every loss type on these completions: table, token strips and sentences.
+
+    lengths, advantages: (G,) one entry per completion. ``max_completion_length``:
+    L_max for "dr_grpo" (None: the longest completion). ValueError in plain words.
+    """
+    limit = {"max_completion_length": max_completion_length}
+    return LengthComparison(
+        table=length_bias_table(lengths, advantages, **limit),
+        strips={
+            name: token_strip(lengths, advantages, name, **(limit if name == "dr_grpo" else {}))
+            for name in LOSS_TYPES
+        },
+        sentences=tuple(explain_length_bias(lengths, advantages)),
+    )

@@ -13,7 +13,7 @@ score-function gradient of a softmax,
 
     g_n = (1/K) sum_k A_k (onehot(a_k) - pi_n),    theta_n += lr g_n.
 
-Estimators differ only in A_k (see ``ESTIMATORS``). GRPO, Dr. GRPO and RLOO
+Estimators differ only in A_k (see ``grpo_core.estimators``). GRPO, Dr. GRPO and RLOO
 compute through ``grpo_core.group_advantages``, the engine the app shows.
 
 Randomness: one ``numpy.random.Generator`` seeded with ``config.seed`` draws
@@ -38,19 +38,7 @@ import pandas as pd
 
 from grpo_core.advantages import group_advantages
 from grpo_core.conventions import get_convention
-
-ESTIMATORS: dict[str, str] = {
-    "grpo": "GRPO: group mean and std of the K rewards (the chosen convention, TRL by default).",
-    "dr-grpo": "Dr. GRPO: subtract the group mean, no division by the std.",
-    "rloo": "RLOO: subtract the mean of the other K-1 rewards (leave-one-out).",
-    "reinforce": "REINFORCE without a baseline: the raw reward is the advantage.",
-    "reinforce-batch-mean": "REINFORCE minus the mean reward of the whole batch (all prompts).",
-    "ppo-critic": "PPO-style critic: a learned value per prompt, fitted by regression.",
-}
-"""Estimator name -> one line for a learner."""
-
-GROUP_ESTIMATORS = ("grpo", "dr-grpo", "rloo")
-"""Estimators whose baseline compares samples of the same prompt: they need K >= 2."""
+from grpo_core.estimators import ESTIMATORS, GROUP_ESTIMATORS
 
 REWARD_KINDS = ("binary", "partial")
 
@@ -189,14 +177,14 @@ def policy_gradient(pi: np.ndarray, answers: np.ndarray, advantages: np.ndarray)
     advantages: (..., K). Leading axes broadcast-free: all three share them.
     """
     m = pi.shape[-1]
-    k = answers.shape[-1]
+    group_size = answers.shape[-1]
     lead = pi.shape[:-1]
     # sum_k A_k onehot(a_k), by counting weighted answers per row
     rows = np.arange(math.prod(lead)).reshape(*lead, 1) * m
     counts = np.bincount(
         (rows + answers).ravel(), weights=advantages.ravel(), minlength=math.prod(lead) * m
     ).reshape(pi.shape)
-    return (counts - _row_sum(advantages)[..., None] * pi) / k
+    return (counts - _row_sum(advantages)[..., None] * pi) / group_size
 
 
 def simulate(config: SimConfig | None = None) -> SimResult:
@@ -205,7 +193,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     if not isinstance(cfg, SimConfig):
         raise ValueError(f"config must be a SimConfig, got {type(cfg).__name__}.")
     names = cfg.estimators
-    e, s, n, m, k, c = (
+    e, s, n, m, group_size, c = (
         len(names),
         cfg.num_seeds,
         cfg.num_prompts,
@@ -237,7 +225,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     zero_spread = np.empty((e, s, cfg.steps))
     solved = np.empty((e, s, cfg.steps))
     value_error = np.empty((s, cfg.steps)) if critic_at is not None else None
-    advantages = np.empty((e, s, n, k))
+    advantages = np.empty((e, s, n, group_size))
 
     pi = softmax(theta)
     accuracy[..., 0] = _row_sum(pi[..., :c]).mean(-1)
@@ -245,7 +233,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     credit_flat = np.ascontiguousarray(credit_e).ravel()
     for step in range(cfg.steps):
         # Sample K answers per prompt by inverting each policy's CDF at shared uniforms.
-        answers = sample_answers(pi, rng.random((s, n, k)))  # (E, S, N, K)
+        answers = sample_answers(pi, rng.random((s, n, group_size)))  # (E, S, N, K)
         index = offsets + answers
         rewards = credit_flat[index]  # (E, S, N, K)
 
@@ -262,7 +250,8 @@ def simulate(config: SimConfig | None = None) -> SimResult:
                 target = _row_sum(pi[i] * credit)  # E_pi[R_n], what V_n should predict
                 value_error[:, step] = np.sqrt(((value - target) ** 2).mean(-1))
                 advantages[i] = r - value[..., None]
-                value += cfg.critic_lr * (_row_sum(r) / k - value)  # regression, 0.5 (V - R)^2
+                # regression on 0.5 (V - R)^2
+                value += cfg.critic_lr * (_row_sum(r) / group_size - value)
 
         grad = policy_gradient(pi, answers, advantages)  # (E, S, N, M)
         grad_variance[:, step] = _gradient_noise(pi, pi.ravel()[index], advantages, grad)
@@ -309,8 +298,9 @@ def _group_advantages(rewards: np.ndarray, convention: str) -> np.ndarray:
     """
     if get_convention(convention).scale == "batch":
         return np.stack([group_advantages(r, convention=convention) for r in rewards])
-    s, n, k = rewards.shape
-    return group_advantages(rewards.reshape(s * n, k), convention=convention).reshape(s, n, k)
+    s, n, group_size = rewards.shape
+    flat = group_advantages(rewards.reshape(s * n, group_size), convention=convention)
+    return flat.reshape(s, n, group_size)
 
 
 def _gradient_noise(pi, pi_a, advantages, grad) -> np.ndarray:
@@ -319,12 +309,13 @@ def _gradient_noise(pi, pi_a, advantages, grad) -> np.ndarray:
     ||g_k||^2 = A_k^2 ||onehot(a_k) - pi||^2 = A_k^2 (1 - 2 pi(a_k) + ||pi||^2), and
     sum_k ||g_k - g||^2 = sum_k ||g_k||^2 - K ||g||^2 with g the mean of the g_k.
     """
-    k = advantages.shape[-1]
-    if k == 1:
+    group_size = advantages.shape[-1]
+    if group_size == 1:
         return np.full(pi.shape[0], np.nan)
     norms = 1.0 - 2.0 * pi_a + _row_sum(pi * pi)[..., None]
-    total = _row_sum(advantages**2 * norms) - k * _row_sum(grad * grad)
-    per_prompt = np.maximum(total, 0.0) / (k * (k - 1))  # rounding can dip below 0
+    total = _row_sum(advantages**2 * norms) - group_size * _row_sum(grad * grad)
+    # rounding can dip below 0
+    per_prompt = np.maximum(total, 0.0) / (group_size * (group_size - 1))
     return per_prompt.reshape(len(per_prompt), -1).mean(-1)
 
 
@@ -347,103 +338,6 @@ def _row_min(x: np.ndarray) -> np.ndarray:
     for j in range(1, x.shape[-1]):
         np.minimum(out, x[..., j], out=out)
     return out
-
-
-# --- a reading of the result -----------------------------------------------------------
-
-_LABELS = {
-    "grpo": "GRPO",
-    "dr-grpo": "Dr. GRPO",
-    "rloo": "RLOO",
-    "reinforce": "REINFORCE (no baseline)",
-    "reinforce-batch-mean": "REINFORCE with a batch-mean baseline",
-    "ppo-critic": "the PPO-style critic",
-}
-
-
-def summary_sentences(result: SimResult) -> list[str]:
-    """A few plain sentences reading ``result``, every figure taken from its arrays."""
-    cfg = result.config
-    names = result.estimators
-    label = [_LABELS[x] for x in names]
-    final = result.accuracy[:, :, -1]  # (E, S)
-    start = float(result.accuracy[0, :, 0].mean())
-    order = np.argsort(-final.mean(1), kind="stable")
-    best = order[0]
-    seeds = _plural(cfg.num_seeds, "seed")
-    lead = (
-        f"{label[best]} reached the highest accuracy"
-        if len(names) > 1
-        else f"{label[best]} reached an accuracy"
-    )
-    spread = (
-        f" (from {final[best].min():.0%} to {final[best].max():.0%})" if cfg.num_seeds > 1 else ""
-    )
-    direction = "up" if final[best].mean() >= start else "down"
-    out = [
-        f"After {_plural(cfg.steps, 'step')} with {_plural(cfg.group_size, 'sample')} per "
-        f"prompt, {lead} of {final[best].mean():.0%} on average over {seeds}{spread}, "
-        f"{direction} from {start:.0%} before training."
-    ]
-    if len(names) > 1:
-        ranking = ", ".join(f"{label[i]} {final[i].mean():.0%}" for i in order)
-        out.append(f"Final accuracy, best first: {ranking}.")
-    half = (start + 1) / 2
-    reach = []
-    for i in range(len(names)):
-        hit = np.flatnonzero(result.accuracy[i].mean(0) >= half)
-        if hit.size:
-            reach.append((int(hit[0]), label[i]))
-    if reach:
-        reach.sort()
-        missing = len(names) - len(reach)
-        out.append(
-            f"Halfway from {start:.0%} to 100% ({half:.0%}, mean over seeds) was reached by "
-            + ", ".join(f"{lab} after {_plural(st, 'step')}" for st, lab in reach)
-            + (f"; {_plural(missing, 'other')} never got there" if missing else "")
-            + "."
-        )
-
-    if "grpo" in names and cfg.group_size > 1:
-        i = names.index("grpo")
-        zs = result.zero_spread_fraction[i].mean(0)
-        sv = result.solved_fraction[i].mean(0)
-        trend = "rose" if zs[-1] > zs[0] + 0.05 else "fell" if zs[-1] < zs[0] - 0.05 else "stayed"
-        out.append(
-            f"For GRPO the share of prompts whose {cfg.group_size} rewards were all equal "
-            f"(zero spread: advantage 0, no learning signal) {trend} from {zs[0]:.0%} at the "
-            f"first step to {zs[-1]:.0%} at the last. Prompts answered correctly by every "
-            f"sample went from {sv[0]:.0%} to {sv[-1]:.0%}; the other "
-            f"{max(zs[-1] - sv[-1], 0):.0%} at the end were prompts whose samples all earned "
-            f"the same lower reward."
-        )
-
-    if cfg.group_size > 1 and len(names) > 1:
-        noise = result.grad_variance.mean(1)
-        lo, hi = int(np.argmin(noise)), int(np.argmax(noise))
-        sentence = (
-            f"Gradient noise averaged over training was lowest for {label[lo]} "
-            f"({noise[lo]:.3g}) and highest for {label[hi]} ({noise[hi]:.3g})"
-        )
-        if "grpo" in names and get_convention(cfg.convention).scale != "none":
-            sentence += (
-                "; GRPO divides by the std of the rewards, which enlarges its advantages "
-                "when the spread is small, so its noise is not on the same scale as the others'"
-            )
-        out.append(sentence + ".")
-
-    if result.critic_value_error is not None:
-        err = result.critic_value_error.mean(0)
-        out.append(
-            f"The critic's value error (RMS over prompts) was {err[0]:.2f} at the first step "
-            f"and {err[-1]:.2f} at the last; while it is off, every advantage R - V of a "
-            f"prompt is shifted by that error."
-        )
-    return out
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 # --- validation ----------------------------------------------------------------------
@@ -500,76 +394,3 @@ def _validate(cfg: SimConfig) -> None:
         raise ValueError(
             f"unknown reward {cfg.reward!r}; choose one of: {', '.join(REWARD_KINDS)}."
         )
-
-
-# --- tables for the simulator page ------------------------------------------------------
-
-
-def step_curves(result: SimResult) -> pd.DataFrame:
-    """Long table, one row per estimator and training step 0..steps-1: ``estimator``,
-    ``step``, ``zero_spread`` and ``solved`` (means over seeds of the fractions of
-    prompts), ``grad_variance`` (already averaged over seeds)."""
-    e, _, t = result.zero_spread_fraction.shape
-    return pd.DataFrame(
-        {
-            "estimator": np.repeat(result.estimators, t),
-            "step": np.tile(np.arange(t), e),
-            "zero_spread": result.zero_spread_fraction.mean(1).ravel(),
-            "solved": result.solved_fraction.mean(1).ravel(),
-            "grad_variance": result.grad_variance.ravel(),
-        }
-    )
-
-
-def critic_error_bands(result: SimResult) -> pd.DataFrame | None:
-    """The critic's value error per step over seeds: ``step``, ``mean``, ``min``, ``max``;
-    None when "ppo-critic" was not run."""
-    err = result.critic_value_error
-    if err is None:
-        return None
-    return pd.DataFrame(
-        {
-            "step": np.arange(err.shape[1]),
-            "mean": err.mean(0),
-            "min": err.min(0),
-            "max": err.max(0),
-        }
-    )
-
-
-def estimator_table(result: SimResult) -> pd.DataFrame:
-    """One row per estimator: ``estimator``, ``final_accuracy`` (mean over seeds),
-    ``final_min``, ``final_max`` (over seeds), ``grad_variance`` (mean over training;
-    NaN when K = 1), ``zero_spread_first``, ``zero_spread_last`` (mean over seeds, at the
-    first and last step)."""
-    final = result.accuracy[:, :, -1]
-    zs = result.zero_spread_fraction.mean(1)
-    with np.errstate(invalid="ignore"):
-        noise = result.grad_variance.mean(1)
-    return pd.DataFrame(
-        {
-            "estimator": list(result.estimators),
-            "final_accuracy": final.mean(1),
-            "final_min": final.min(1),
-            "final_max": final.max(1),
-            "grad_variance": noise,
-            "zero_spread_first": zs[:, 0],
-            "zero_spread_last": zs[:, -1],
-        }
-    )
-
-
-BANDS = ("min-max", "std")
-
-
-def accuracy_band_limits(result: SimResult, band: str = "min-max") -> pd.DataFrame:
-    """``accuracy_bands`` with the band to shade: ``lower``/``upper`` are min and max over
-    seeds ("min-max") or mean -/+ one std over seeds ("std")."""
-    if band not in BANDS:
-        raise ValueError(f"unknown band {band!r}; choose one of: {', '.join(BANDS)}.")
-    frame = result.accuracy_bands()
-    if band == "min-max":
-        frame["lower"], frame["upper"] = frame["min"], frame["max"]
-    else:
-        frame["lower"], frame["upper"] = frame["mean"] - frame["std"], frame["mean"] + frame["std"]
-    return frame

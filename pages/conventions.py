@@ -12,7 +12,9 @@ from grpo_core.compare import (
 )
 from grpo_core.format import as_typed, cell, plural
 from grpo_core.sentences import explain_differences
-from ui import charts, controls, lab, lab_charts, narrate, state
+from ui import controls, lab, narrate, state
+from ui.figures import conventions as figures
+from ui.figures.common import show
 from ui.text import markdown_safe
 
 TYPED = "1, 0, 1, 1; 0.9, 0.2, 0.5, 0.7"
@@ -119,9 +121,7 @@ else:
             st.markdown(
                 "\n".join(f"- **{name}**: {why}" for name, why in comparison.refusals.items())
             )
-    charts.show(
-        lab_charts.conventions_figure(comparison.long(), comparison.refusals), key="conv.chart"
-    )
+    show(figures.conventions_figure(comparison.long(), comparison.refusals), key="conv.chart")
     st.caption(
         f"One group of bars per answer (P = prompt, # = answer), one bar per convention "
         f"({', '.join(CONVENTIONS)}); bars above 0 push the answer up, below 0 push it down. "
@@ -163,7 +163,7 @@ if len(pair) < 2:
     st.info("Give each prompt at least two rewards to compare the three scalings.")
 else:
     scaling = scale(pair)
-    charts.show(lab_charts.scaling_figure(scaling.frame, SCALING_PANELS), key="conv.scaling_chart")
+    show(figures.scaling_figure(scaling.frame, SCALING_PANELS), key="conv.scaling_chart")
     mean_abs = scaling.mean_abs
     n = {
         f"{mode}_{x}": cell(mean_abs[mode][p]) for mode in mean_abs for x, p in (("a", 1), ("b", 2))

@@ -5,36 +5,37 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grpo_core import CONVENTIONS
-from grpo_core.baselines import (
-    ASSUMPTIONS,
-    MAX_TOKENS,
-    OPTIMIZERS,
-    PRECISIONS,
-    advantage_error,
-    blank_padding,
-    decode_group,
-    encode_group,
-    expected_returns,
-    gae,
-    grpo_token_advantages,
-    memory_breakdown,
-    memory_comparison,
-    response_group,
-    rollout_compute,
-    token_mask,
-    token_rewards,
-    toy_kl,
-    toy_values,
-)
-from grpo_core.format import fmt
-from ui import charts, controls, critic_views, narrate, state
+from grpo_core import CONVENTIONS, critic, memory
+from grpo_core.critic import MAX_TOKENS, blank_padding, decode_group, encode_group, response_group
+from grpo_core.format import fmt, signed
+from grpo_core.memory import ASSUMPTIONS, OPTIMIZERS, PRECISIONS
+from ui import controls, narrate, prose, state
+from ui.figures import critic as figures
+from ui.figures.common import show
 
 DEFAULT_LENGTHS = [12, 20, 8, 30, 16, 24]
 DEFAULT_REWARDS = [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
 SIZES = [0.5, 1.5, 7.0, 14.0, 32.0, 70.0]
 KL_MEAN = 0.05
 MAX_RESPONSES = 16
+HEATMAPS = ("perfect", "yours", "grpo")  # chart keys, in the order shown
+HELP = {
+    "cr.bias": "A constant error in every value estimate (> 0: too optimistic).",
+    "cr.noise": "Random error per token, Gaussian with this standard deviation.",
+    "cr.gamma": "RLHF trainers usually use γ = 1.",
+    "cr.lam": "λ = 1: return minus value (unbiased, noisy); λ = 0: one-step TD error.",
+    "cr.conv": "Which trainer's formula (see the Library conventions page).",
+    "cr.rm": "Switch off for verifiable rewards (a checker instead of a model).",
+}
+
+
+def text(name: str) -> str:
+    return prose.section("critic.md", name)
+
+
+def bound(key: str) -> dict:
+    """A widget's key, its help and its place in the link."""
+    return {"key": key, "help": HELP.get(key), "bind": "query-params"}
 
 
 def set_group(lengths, rewards) -> None:
@@ -45,6 +46,20 @@ def set_group(lengths, rewards) -> None:
 
 def reset_group() -> None:
     set_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
+
+
+# The same inputs compute nothing again (moving a widget of another section, say); the
+# results are shared between sessions and never changed.
+REMEMBER = {"max_entries": 64, "show_spinner": False}
+memory_comparison = st.cache_resource(memory.memory_comparison, **REMEMBER)
+memory_breakdown = st.cache_resource(memory.memory_breakdown, **REMEMBER)
+rollout_compute = st.cache_resource(memory.rollout_compute, **REMEMBER)
+
+
+@st.cache_resource(**REMEMBER)
+def compare(lengths: tuple, outcome: tuple, seed: int, **settings) -> critic.CriticComparison:
+    rng = np.random.default_rng(seed)
+    return critic.critic_comparison(np.array(lengths), np.array(outcome), rng=rng, **settings)
 
 
 state.init()
@@ -58,8 +73,8 @@ if "cr.base" not in st.session_state:
             st.session_state["cr.link_problem"] = str(e)
 
 st.title("PPO critic vs GRPO")
-st.markdown(critic_views.section("intro"))
-narrate.listen(critic_views.section("intro"))
+st.markdown(text("intro"))
+narrate.listen(text("intro"))
 if problem := st.session_state.pop("cr.link_problem", None):
     st.warning(f"The responses in this link could not be used: {problem} Showing the default.")
 
@@ -67,10 +82,9 @@ if problem := st.session_state.pop("cr.link_problem", None):
 st.subheader("1 · One prompt, K responses")
 left, right = st.columns([2, 3])
 with left:
-    st.markdown(critic_views.section("group"))
-    base = pd.DataFrame(st.session_state["cr.base"])
+    st.markdown(text("group"))
     edited = st.data_editor(
-        base,
+        pd.DataFrame(st.session_state["cr.base"]),
         key=f"cr.group_{st.session_state['cr.version']}",
         num_rows="dynamic",
         hide_index=True,
@@ -84,36 +98,18 @@ with left:
     )
     st.button("Back to the default group", key="cr.reset", on_click=reset_group)
 with right:
-    st.markdown(critic_views.section("critic"))
+    st.markdown(text("critic"))
     c1, c2 = st.columns(2)
-    bias = c1.slider(
-        "Critic bias", -1.0, 1.0, 0.2, 0.05, key="cr.bias", bind="query-params",
-        help="A constant error in every value estimate (> 0: too optimistic).",
-    )  # fmt: skip
-    noise = c2.slider(
-        "Critic noise (std)", 0.0, 1.0, 0.1, 0.05, key="cr.noise", bind="query-params",
-        help="Random error per token, Gaussian with this standard deviation.",
-    )  # fmt: skip
-    gamma = c1.slider(
-        "γ (discount)", 0.8, 1.0, 1.0, 0.01, key="cr.gamma", bind="query-params",
-        help="RLHF trainers usually use γ = 1.",
-    )  # fmt: skip
-    lam = c2.slider(
-        "λ (GAE)", 0.0, 1.0, 0.95, 0.05, key="cr.lam", bind="query-params",
-        help="λ = 1: return minus value (unbiased, noisy); λ = 0: one-step TD error.",
-    )  # fmt: skip
-    use_kl = c1.toggle("Per-token KL penalty", value=False, key="cr.kl", bind="query-params")
+    bias = c1.slider("Critic bias", -1.0, 1.0, 0.2, 0.05, **bound("cr.bias"))
+    noise = c2.slider("Critic noise (std)", 0.0, 1.0, 0.1, 0.05, **bound("cr.noise"))
+    gamma = c1.slider("γ (discount)", 0.8, 1.0, 1.0, 0.01, **bound("cr.gamma"))
+    lam = c2.slider("λ (GAE)", 0.0, 1.0, 0.95, 0.05, **bound("cr.lam"))
+    use_kl = c1.toggle("Per-token KL penalty", value=False, **bound("cr.kl"))
     beta = c2.slider(
-        "KL coefficient β", 0.0, 0.5, 0.05, 0.01, key="cr.beta", bind="query-params",
-        disabled=not use_kl,
-    )  # fmt: skip
-    seed = c1.number_input(
-        "Seed (critic noise, KL)", 0, 10_000, 0, key="cr.seed", bind="query-params"
+        "KL coefficient β", 0.0, 0.5, 0.05, 0.01, disabled=not use_kl, **bound("cr.beta")
     )
-    convention = c2.selectbox(
-        "GRPO convention", list(CONVENTIONS), key="cr.conv", bind="query-params",
-        help="Which trainer's formula (see the Library conventions page).",
-    )  # fmt: skip
+    seed = c1.number_input("Seed (critic noise, KL)", 0, 10_000, 0, **bound("cr.seed"))
+    convention = c2.selectbox("GRPO convention", list(CONVENTIONS), **bound("cr.conv"))
 
 cells = {c: [None if pd.isna(v) else v for v in edited[c]] for c in ("length", "reward")}
 try:
@@ -122,90 +118,47 @@ except ValueError as e:
     st.error(f"These responses cannot be used: {e} Showing the default group until it is fixed.")
     lengths, outcome = response_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
 else:
-    link = encode_group(lengths, outcome)
-    if st.query_params.get("cr.g") != link:
-        st.query_params["cr.g"] = link
+    if st.query_params.get("cr.g") != (group_link := encode_group(lengths, outcome)):
+        st.query_params["cr.g"] = group_link
+view = compare(
+    tuple(lengths.tolist()),
+    tuple(outcome.tolist()),
+    int(seed),
+    bias=float(bias),
+    noise=float(noise),
+    gamma=float(gamma),
+    lam=float(lam),
+    convention=convention,
+    kl_coef=float(beta) if use_kl else None,
+    kl_mean=KL_MEAN,
+)
 
 # 2. Per-token advantages -------------------------------------------------------------------
-# Figures are cached by their inputs (st.cache_resource: the same figure object, never
-# mutated), so moving a widget of another section does not rebuild them.
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def critic_view(lengths_t, outcome_t, bias, noise, gamma, lam, use_kl, beta, seed, convention):
-    lengths, outcome = np.array(lengths_t), np.array(outcome_t)
-    rng = np.random.default_rng(seed)
-    mask = token_mask(lengths)
-    kl = toy_kl(lengths, mean=KL_MEAN, rng=rng) if use_kl else None
-    kl_coef = beta if use_kl else 0.0
-    rewards = token_rewards(lengths, outcome, kl=kl, kl_coef=kl_coef)
-    true_values = expected_returns(outcome, lengths, kl=kl, kl_coef=kl_coef, gamma=gamma)
-    your_values = toy_values(true_values, mask, bias=bias, noise=noise, rng=rng)
-    perfect = gae(rewards, true_values, gamma=gamma, lam=lam, mask=mask)
-    yours = gae(rewards, your_values, gamma=gamma, lam=lam, mask=mask)
-    grpo = grpo_token_advantages(outcome, lengths, convention=convention)
-    rows = [
-        f"#{i} R={fmt(r)} L={n}" for i, (r, n) in enumerate(zip(outcome, lengths, strict=True), 1)
-    ]
-    shown = {
-        "PPO with a perfect critic": blank_padding(perfect, mask),
-        f"PPO with your critic (bias {fmt(bias)}, noise {fmt(noise)})": blank_padding(yours, mask),
-        f"GRPO ({convention})": blank_padding(grpo, mask),
-    }
-    limit = critic_views.colour_limit(*shown.values())
-    figures = [
-        critic_views.heatmap_figure(z, rows, title=title, limit=limit) for title, z in shown.items()
-    ]
-    return {
-        "mask": mask,
-        "perfect": perfect,
-        "yours": yours,
-        "grpo": grpo,
-        "error": advantage_error(yours, perfect, mask),
-        "rows": rows,
-        "limit": limit,
-        "figures": figures,
-        "kl_coef": kl_coef,
-    }
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def lines_chart(args: tuple, pick: int):
-    view = critic_view(*args)
-    n = int(args[0][pick])
-    series = {
-        "PPO, perfect critic": view["perfect"][pick, :n],
-        "PPO, your critic": view["yours"][pick, :n],
-        "GRPO": view["grpo"][pick, :n],
-    }
-    title = f"Response {view['rows'][pick]}: advantage per token"
-    return critic_views.token_lines_figure(series, title=title)
-
-
-args = (
-    tuple(int(n) for n in lengths), tuple(float(r) for r in outcome), float(bias), float(noise),
-    float(gamma), float(lam), bool(use_kl), float(beta), int(seed), convention,
-)  # fmt: skip
-view = critic_view(*args)
-mask, perfect, yours, grpo = view["mask"], view["perfect"], view["yours"], view["grpo"]
-error, rows, limit, kl_coef = view["error"], view["rows"], view["limit"], view["kl_coef"]
-
 st.subheader("2 · Per-token advantages")
-st.markdown(critic_views.section("heatmaps"))
-# One under the other, on one colour scale and token axis: wide enough for a sign per cell.
-for key, figure in zip(("perfect", "yours", "grpo"), view["figures"], strict=True):
-    charts.show(figure, key=f"cr.heat_{key}")
-kl_words = f", KL penalty β = {fmt(kl_coef)} on toy KL of mean {fmt(KL_MEAN)}" if use_kl else ""
+st.markdown(text("heatmaps"))
+shown = {  # one under the other, on one colour scale and token axis: a sign fits in each cell
+    "PPO with a perfect critic": view.perfect,
+    f"PPO with your critic (bias {fmt(bias)}, noise {fmt(noise)})": view.yours,
+    f"GRPO ({convention})": view.grpo,
+}
+shown = {title: blank_padding(z, view.mask) for title, z in shown.items()}
+limit = figures.colour_limit(*shown.values())
+for key, (title, z) in zip(HEATMAPS, shown.items(), strict=True):
+    show(figures.heatmap_figure(z, view.labels, title=title, limit=limit), key=f"cr.heat_{key}")
+kl_words = (
+    f", KL penalty β = {fmt(view.kl_coef)} on toy KL of mean {fmt(KL_MEAN)}" if use_kl else ""
+)
 st.caption(
     f"Three heatmaps of per-token advantages for {len(lengths)} responses "
-    f"({int(mask.sum())} tokens; γ = {fmt(gamma)}, λ = {fmt(lam)}{kl_words}). Each cell is "
+    f"({int(view.mask.sum())} tokens; γ = {fmt(gamma)}, λ = {fmt(lam)}{kl_words}). Each cell is "
     f"marked + (blue, pushed up) or − (vermillion, pushed down); blank cells are padding; "
     f"the colour range is ±{fmt(limit)} on all three. GRPO's rows are constant: "
-    + ", ".join(f"#{i} {charts.signed(a)}" for i, a in enumerate(grpo[:, 0], 1))
+    + ", ".join(f"#{i} {signed(a)}" for i, a in enumerate(view.grpo[:, 0], 1))
     + "."
 )
 
-st.markdown(critic_views.section("error"))
+st.markdown(text("error"))
+error = view.error
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("RMS error of PPO's advantages", fmt(error.rms), border=True)
 m2.metric("Mean shift", fmt(error.mean), border=True)
@@ -218,114 +171,97 @@ st.caption(
 )
 
 pick = st.selectbox(
-    "Follow one response token by token", range(len(rows)), format_func=rows.__getitem__,
+    "Follow one response token by token",
+    range(len(view.labels)),
+    format_func=view.labels.__getitem__,
     key="cr.resp",
-)  # fmt: skip
-pick = min(int(pick or 0), len(rows) - 1)
+)
+pick = min(int(pick or 0), len(view.labels) - 1)
 n = int(lengths[pick])
-charts.show(lines_chart(args, pick), key="cr.lines")
+series = {"PPO, perfect critic": view.perfect, "PPO, your critic": view.yours, "GRPO": view.grpo}
+title = f"Response {view.labels[pick]}: advantage per token"
+show(
+    figures.token_lines_figure({k: a[pick, :n] for k, a in series.items()}, title=title),
+    key="cr.lines",
+)
 st.caption(
     f"Response {pick + 1} ({n} tokens, reward {fmt(outcome[pick])}): PPO with a perfect critic "
-    f"gives its tokens {fmt(perfect[pick, 0])} first and {fmt(perfect[pick, n - 1])} last; "
-    f"with your critic {fmt(yours[pick, 0])} and {fmt(yours[pick, n - 1])}; GRPO gives every "
-    f"token {fmt(grpo[pick, 0])}."
+    f"gives its tokens {fmt(view.perfect[pick, 0])} first and {fmt(view.perfect[pick, n - 1])} "
+    f"last; with your critic {fmt(view.yours[pick, 0])} and {fmt(view.yours[pick, n - 1])}; "
+    f"GRPO gives every token {fmt(view.grpo[pick, 0])}."
 )
 
 # 3. Memory ------------------------------------------------------------------------------
 st.subheader("3 · Memory: what the critic costs")
-st.markdown(critic_views.section("memory"))
-c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 1], vertical_alignment="bottom")
+st.markdown(text("memory"))
+c1, c2, c3, c4, c5 = st.columns(5, vertical_alignment="bottom")
 size = c1.selectbox(
-    "Policy size (parameters)", SIZES, index=2, key="cr.size", bind="query-params",
+    "Policy size (parameters)",
+    SIZES,
+    index=2,
     format_func=lambda b: f"{fmt(b)}B",
-)  # fmt: skip
-precision = c2.selectbox("Precision", list(PRECISIONS), key="cr.prec", bind="query-params")
-optimizer = c3.selectbox("Optimizer", list(OPTIMIZERS), key="cr.opt", bind="query-params")
-with_ref = c4.toggle("Reference model", value=True, key="cr.ref", bind="query-params")
-with_rm = c5.toggle(
-    "Reward model", value=True, key="cr.rm", bind="query-params",
-    help="Switch off for verifiable rewards (a checker instead of a model).",
-)  # fmt: skip
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def memory_view(size, precision, optimizer, with_ref, with_rm):
-    options = {
-        "precision": precision,
-        "optimizer": optimizer,
-        "with_reference": with_ref,
-        "with_reward_model": with_rm,
-    }
-    memory = memory_comparison(size, **options)
-    figure = critic_views.memory_figure(
-        memory.by_model, title=f"{fmt(size)}B policy, {precision}, {optimizer}: GB held"
-    )
-    table = memory_breakdown(size, with_critic=True, **options)
-    return memory, figure, table[["model", "component", "bytes_per_param", "gb"]]
-
-
-memory, figure, table = memory_view(size, precision, optimizer, bool(with_ref), bool(with_rm))
-left, right = st.columns([3, 2])
-charts.show(figure, key="cr.memory_chart", container=left)
-left.caption(
-    f"Stacked bars of GB per model. With the critic: {memory.with_critic_gb:,.1f} GB; "
-    f"without it (GRPO): {memory.without_critic_gb:,.1f} GB. The value model adds "
-    f"{memory.saved_gb:,.1f} GB, {memory.saved_fraction:.0%} of the PPO total."
+    **bound("cr.size"),
 )
-with right:
-    st.dataframe(
-        table,
-        key="cr.memory_table",
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "bytes_per_param": st.column_config.NumberColumn("bytes / param", format="%d"),
-            "gb": st.column_config.NumberColumn("GB", format="%.1f"),
-        },
-    )
+precision = c2.selectbox("Precision", list(PRECISIONS), **bound("cr.prec"))
+optimizer = c3.selectbox("Optimizer", list(OPTIMIZERS), **bound("cr.opt"))
+with_ref = c4.toggle("Reference model", value=True, **bound("cr.ref"))
+with_rm = c5.toggle("Reward model", value=True, **bound("cr.rm"))
+frozen = {"with_reference": bool(with_ref), "with_reward_model": bool(with_rm)}  # models
+options = {"precision": precision, "optimizer": optimizer, **frozen}
+held = memory_comparison(size, **options)
+table = memory_breakdown(size, with_critic=True, **options)
+left, right = st.columns([3, 2])
+title = f"{fmt(size)}B policy, {precision}, {optimizer}: GB held"
+show(figures.memory_figure(held.by_model, title=title), key="cr.memory_chart", container=left)
+left.caption(
+    f"Stacked bars of GB per model. With the critic: {held.with_critic_gb:,.1f} GB; "
+    f"without it (GRPO): {held.without_critic_gb:,.1f} GB. The value model adds "
+    f"{held.saved_gb:,.1f} GB, {held.saved_fraction:.0%} of the PPO total."
+)
+right.dataframe(
+    table[["model", "component", "bytes_per_param", "gb"]],
+    key="cr.memory_table",
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "bytes_per_param": st.column_config.NumberColumn("bytes / param", format="%d"),
+        "gb": st.column_config.NumberColumn("GB", format="%.1f"),
+    },
+)
 st.markdown("**Assumptions**\n\n" + "\n".join(f"- {a}" for a in ASSUMPTIONS))
 
 # 4. Compute --------------------------------------------------------------------------------
 st.subheader("4 · Compute: K samples instead of a critic")
-st.markdown(critic_views.section("compute"))
+st.markdown(text("compute"))
 c1, c2, _ = st.columns([1, 1, 2])
-prompts = c1.number_input("Prompts per step", 1, 8192, 256, key="cr.prompts", bind="query-params")
-mean_length = c2.number_input(
-    "Mean response length (tokens)", 1, 32_768, 500, key="cr.len", bind="query-params"
-)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def compute_view(size, prompts, mean_length):
-    frame = rollout_compute(size, num_prompts=prompts, mean_length=mean_length)
-    title = f"{fmt(size)}B policy: TFLOP per training step"
-    return frame, critic_views.compute_figure(frame, title=title)
-
-
-compute, figure = compute_view(size, int(prompts), int(mean_length))
-charts.show(figure, key="cr.compute_chart")
+prompts = c1.number_input("Prompts per step", 1, 8192, 256, **bound("cr.prompts"))
+mean_length = c2.number_input("Mean response length (tokens)", 1, 32_768, 500, **bound("cr.len"))
+steps = rollout_compute(size, num_prompts=int(prompts), mean_length=int(mean_length))
+title = f"{fmt(size)}B policy: TFLOP per training step"
+show(figures.compute_figure(steps, title=title), key="cr.compute_chart")
 st.caption(
     "Stacked bars of TFLOP per step (generation, policy update, critic) for "
     f"{int(prompts)} prompts of {int(mean_length)} tokens. PPO with one sample and a critic: "
-    f"{compute.total_tflop.iloc[0]:,.0f} TFLOP; "
+    f"{steps.total_tflop.iloc[0]:,.0f} TFLOP; "
     + "; ".join(
         f"{row.setup}: {row.total_tflop:,.0f} TFLOP ({row.vs_ppo:.1f}× PPO)"
-        for row in compute.iloc[1:].itertuples()
+        for row in steps.iloc[1:].itertuples()
     )
     + ". The reference model's forward pass, needed by both, is not counted."
 )
+tflop = {"format": "localized"}
 st.dataframe(
-    compute,
+    steps,
     key="cr.compute_table",
     hide_index=True,
     width="stretch",
     column_config={
         "group_size": st.column_config.NumberColumn("K", format="%d"),
-        "generated_tokens": st.column_config.NumberColumn("tokens", format="localized"),
-        "generation_tflop": st.column_config.NumberColumn("generation TFLOP", format="localized"),
-        "update_tflop": st.column_config.NumberColumn("update TFLOP", format="localized"),
-        "critic_tflop": st.column_config.NumberColumn("critic TFLOP", format="localized"),
-        "total_tflop": st.column_config.NumberColumn("total TFLOP", format="localized"),
+        "generated_tokens": st.column_config.NumberColumn("tokens", **tflop),
+        "generation_tflop": st.column_config.NumberColumn("generation TFLOP", **tflop),
+        "update_tflop": st.column_config.NumberColumn("update TFLOP", **tflop),
+        "critic_tflop": st.column_config.NumberColumn("critic TFLOP", **tflop),
+        "total_tflop": st.column_config.NumberColumn("total TFLOP", **tflop),
         "vs_ppo": st.column_config.NumberColumn("× PPO", format="%.2f"),
     },
 )

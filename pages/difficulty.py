@@ -16,7 +16,9 @@ from grpo_core.binary import (
 )
 from grpo_core.format import cell, fmt, plural, signed, tex
 from grpo_core.sentences import explain_difficulty_bias
-from ui import charts, controls, lab, lab_charts, narrate, state
+from ui import controls, lab, narrate, state
+from ui.figures import difficulty as figures
+from ui.figures.common import show
 
 CURVE_POINTS = 99  # p = 0.01 .. 0.99
 SAMPLED_RATES = 19  # true pass rates 0.05 .. 0.95
@@ -97,8 +99,10 @@ st.subheader("2 · The weight 1/std against the pass rate")
 st.markdown(lab.words("difficulty", "weight"))
 weight_curve, bias = curves(k, ddof)
 samples = sampled(k, ddof, seed)
-charts.show(
-    lab_charts.weight_figure(weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, k=k),
+show(
+    figures.weight_figure(
+        weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, group_size=k
+    ),
     key="dif.weight_chart",
 )
 st.caption(
@@ -133,7 +137,7 @@ with st.expander("The sampled groups, pass rate by pass rate"):
 # 3. Advantages against p -----------------------------------------------------------------
 st.subheader("3 · A right and a wrong answer, GRPO vs Dr. GRPO")
 st.markdown(lab.words("difficulty", "advantages"))
-charts.show(lab_charts.binary_advantages_figure(bias, chosen_p=p), key="dif.advantages_chart")
+show(figures.binary_advantages_figure(bias, chosen_p=p), key="dif.advantages_chart")
 st.caption(
     "Advantage (y) of a right answer (blue, above 0) and a wrong one (vermillion, below 0) "
     f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {k}), dashed Dr. GRPO. At your "

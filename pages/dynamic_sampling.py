@@ -8,7 +8,9 @@ import streamlit as st
 from grpo_core.binary import group_pass_rates, zero_spread_probability
 from grpo_core.dynamic_sampling import DIFFICULTY_POOLS, difficulty_pool, simulate_dynamic_sampling
 from grpo_core.format import fmt, tex
-from ui import charts, controls, lab, lab_charts, narrate, state
+from ui import controls, lab, narrate, state
+from ui.figures import sampling as figures
+from ui.figures.common import show
 
 REFERENCE_K = (2, 4, 8, 16, 32, 64)
 K_AXIS = np.arange(1, state.MAX_K + 1)
@@ -46,8 +48,8 @@ st.markdown(
 shown_k = sorted({*REFERENCE_K, k})
 by_p = {f"K = {n}": zero_spread_probability(P_AXIS, n) for n in shown_k}
 left, right = st.columns(2)
-charts.show(
-    lab_charts.zero_spread_figure(
+show(
+    figures.zero_spread_figure(
         P_AXIS, by_p, x_title="pass rate p", title="Against p", highlight=f"K = {k}"
     ),
     key="dyn.by_p",
@@ -59,8 +61,8 @@ left.caption(
     f"({float(zero_spread_probability(0.5, k)):.2%} for K = {k})."
 )
 by_k = {f"p = {fmt(q)}": zero_spread_probability(q, K_AXIS) for q in dict.fromkeys((p, 0.5))}
-charts.show(
-    lab_charts.zero_spread_figure(
+show(
+    figures.zero_spread_figure(
         K_AXIS, by_k, x_title="answers per prompt K", title="Against K", highlight=f"p = {fmt(p)}"
     ),
     key="dyn.by_k",
@@ -115,14 +117,14 @@ if sim.after_resample < sim.batch_size:
         "DAPO would keep sampling; a trainer caps the rounds, as here."
     )
 left, right = st.columns(2)
-charts.show(lab_charts.stages_figure(stages), key="dyn.stages", container=left)
+show(figures.stages_figure(stages), key="dyn.stages", container=left)
 left.caption(
     f"Groups in the batch before filtering ({sim.batch_size}, of which {sim.signal_before} "
     f"with signal), after dropping the all-equal ones ({sim.after_filter}) and after "
     f"resampling ({sim.after_resample}, all with signal, {sim.resample_rounds} extra batch(es))."
 )
-charts.show(
-    lab_charts.pass_rates_figure(
+show(
+    figures.pass_rates_figure(
         pd.DataFrame({"p": sim.batch_pass_rates, "signal": sim.batch_signal}),
         sim.final_pass_rates,
     ),

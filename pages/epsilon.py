@@ -16,7 +16,9 @@ from grpo_core.eps import (
 from grpo_core.format import as_typed, cell, fmt, tex, tex_term
 from grpo_core.precision import precision_report
 from grpo_core.sentences import precision_summary
-from ui import charts, controls, lab, lab_charts, narrate, state
+from ui import controls, lab, narrate, state
+from ui.figures import epsilon as figures
+from ui.figures.common import show
 
 NEAR_TIE = "1, 1.00000012, 1, 1"  # the notes' example: std 6e-8
 BIG = "1000000, 1000000.001, 1000000.002, 1000000.003"
@@ -102,8 +104,8 @@ else:
             disabled=eps >= tour[-1][1], shortcut="PageDown", help="Page Down (or a clicker)",
         )  # fmt: skip
     st.markdown(f"At eps = {fmt(eps)} this group is in the **{REGIME_WORDS[regime]}** regime.")
-    charts.show(
-        lab_charts.eps_sweep_figure(
+    show(
+        figures.eps_sweep_figure(
             frame,
             std=std,
             bounds=bounds,

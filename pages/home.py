@@ -4,8 +4,10 @@ import streamlit as st
 
 import content
 from grpo_core import group_advantages
-from grpo_core.format import fmt
-from ui import charts, narrate, state
+from grpo_core.format import fmt, signed
+from ui import narrate, state
+from ui.figures import group as figures
+from ui.figures.common import show
 
 EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]
 
@@ -21,7 +23,7 @@ with left:
     st.markdown(
         f"**Example.** Eight answers to one math problem, three of them right: rewards "
         f"`{EXAMPLE}`. Under TRL's convention each right answer gets "
-        f"**{charts.signed(advantages[0])}** and each wrong one **{charts.signed(advantages[1])}**."
+        f"**{signed(advantages[0])}** and each wrong one **{signed(advantages[1])}**."
     )
     st.markdown("**Start here**")
     st.page_link("pages/guide.py", label="Read the concept guide", icon=":material/menu_book:")
@@ -30,11 +32,11 @@ with left:
     )
     st.page_link("pages/playground.py", label="Try your own rewards", icon=":material/science:")
 with right:
-    charts.show(
-        charts.advantages_figure(advantages, title="Advantages of the example group"),
+    show(
+        figures.advantages_figure(advantages, title="Advantages of the example group"),
         key="home.chart",
     )
     st.caption(
         "Three right answers pushed up (+" + fmt(advantages[0]) + "), five wrong ones "
-        "pushed down (" + charts.signed(advantages[1]) + ")."
+        "pushed down (" + signed(advantages[1]) + ")."
     )

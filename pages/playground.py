@@ -4,10 +4,12 @@ import numpy as np
 import streamlit as st
 
 from grpo_core import advantage_trace
-from grpo_core.format import fmt
+from grpo_core.format import fmt, signed
 from grpo_core.rewards import SCENARIOS
 from grpo_core.sentences import describe_group
-from ui import charts, controls, state
+from ui import controls, state
+from ui.figures import group as figures
+from ui.figures.common import show
 
 
 def resize() -> None:
@@ -73,8 +75,8 @@ members = trace.group_index == g
 rewards, advantages = trace.rewards[members], trace.advantages[members]
 st.markdown(f"**{prompt_labels[g]}.** {describe_group(trace, g)}")
 left, right = st.columns(2)
-charts.show(
-    charts.rewards_figure(
+show(
+    figures.rewards_figure(
         rewards, trace.mean[g], trace.std[g], title=f"{prompt_labels[g]}: rewards and group mean"
     ),
     key="pg.rewards_chart",
@@ -84,8 +86,8 @@ left.caption(
     f"Rewards of {prompt_labels[g].lower()}: mean {fmt(trace.mean[g])} (dashed line), "
     f"std {fmt(trace.std[g])} (shaded band)."
 )
-charts.show(
-    charts.advantages_figure(
+show(
+    figures.advantages_figure(
         advantages, title=f"{prompt_labels[g]}: advantages", clip=trace.convention.clip
     ),
     key="pg.advantages_chart",
@@ -94,7 +96,7 @@ charts.show(
 right.caption(
     "Advantages: bars above 0 (blue, +) push that answer's tokens up; below 0 "
     "(vermillion, hatched, −) push them down. Values: "
-    + ", ".join(charts.signed(a) for a in advantages)
+    + ", ".join(signed(a) for a in advantages)
     + "."
 )
 

@@ -5,11 +5,13 @@ import streamlit as st
 import content
 from grpo_core import advantage_trace
 from grpo_core.compare import sample_to_population_ratio
-from grpo_core.format import fmt
+from grpo_core.format import fmt, signed
 from grpo_core.latex import advantage_latex, centring_latex, mean_latex, std_latex, vector_latex
 from grpo_core.sentences import describe_group
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
-from ui import charts, controls, narrate, state
+from ui import controls, narrate, state
+from ui.figures import group as figures
+from ui.figures.common import show
 
 STEPS = content.read_toml("walkthrough.toml")["step"]
 WHITEBOARD = [2, 4, 4, 4, 5, 5, 7, 9]  # mean 5, population std 2: every step is round
@@ -58,7 +60,7 @@ def real_example(example: WorkedExample, settings: state.Settings):
         with columns[i % 2].container(border=True):
             st.markdown(
                 f"**Answer {answer.id}** · reward {fmt(rewards[i])} · "
-                f":{tint}-background[A = {charts.signed(a)}, {verdict}]"
+                f":{tint}-background[A = {signed(a)}, {verdict}]"
             )
             st.checkbox("correct", value=g.correct, key=f"wt.rg.{strict}.{answer.id}")
             st.code(answer.text.strip(), language=None, wrap_lines=True)
@@ -165,28 +167,28 @@ narrate.listen(f"Step {step}: {words['title']}. {explanation}")
 mean, std = trace.mean[g], trace.std[g]
 if step == 1:
     st.latex(vector_latex("R", rewards, 6))
-    figure = charts.rewards_figure(rewards, None, None, title="Rewards")
+    figure = figures.rewards_figure(rewards, None, None, title="Rewards")
 elif step == 2:
     st.latex(mean_latex(trace, g))
-    figure = charts.rewards_figure(rewards, mean, None, title="Rewards and their mean")
+    figure = figures.rewards_figure(rewards, mean, None, title="Rewards and their mean")
 elif step == 3:
     st.latex(centring_latex(trace, g, answer))
     st.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
-    figure = charts.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
+    figure = figures.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
 elif step == 4:
     st.latex(std_latex(trace, g))
-    figure = charts.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
+    figure = figures.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
 elif step == 5:
     st.latex(advantage_latex(trace, g, answer))
     if trace.zero_spread[g]:
         st.info("Every reward is equal: the numerator is 0, so every advantage is exactly 0.")
     elif trace.damped[g]:
         st.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
-    figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
+    figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 else:
     st.latex(vector_latex("A", advantages))
     st.markdown(describe_group(trace, g))
     st.caption(f"Sum of the advantages: {fmt(advantage_sum)} (0 up to rounding).")
-    figure = charts.advantages_figure(advantages, title="Advantages", clip=conv.clip)
+    figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
-charts.show(figure, key="wt.chart")
+show(figure, key="wt.chart")

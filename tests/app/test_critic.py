@@ -7,19 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from grpo_core.baselines import (
-    advantage_error,
-    expected_returns,
-    gae,
-    grpo_token_advantages,
-    memory_comparison,
-    rollout_compute,
-    token_mask,
-    token_rewards,
-    toy_values,
-)
+from grpo_core.critic import advantage_error, toy_values
 from grpo_core.format import fmt
-from grpo_core.simulate import SimConfig, estimator_table, simulate_cached, summary_sentences
+from grpo_core.gae import expected_returns, gae, grpo_token_advantages, token_mask, token_rewards
+from grpo_core.memory import memory_comparison, rollout_compute
+from grpo_core.sim_report import estimator_table, summary_sentences
+from grpo_core.simulate import SimConfig, simulate_cached
 from tests.app.conftest import open_page, texts
 
 CRITIC = "pages/critic.py"

@@ -109,7 +109,7 @@ NAN_BY_DESIGN = {
     # lone reward, padding) as NaN on purpose; exceptions are still checked.
     "eps.all_equal_outcomes", "binary.binary_advantages",
     "binary.dr_grpo_binary_advantages", "binary.difficulty_bias_frame",
-    "precision.float32_advantages", "compare.compare_conventions", "baselines.blank_padding",
+    "precision.float32_advantages", "compare.compare_conventions", "critic.blank_padding",
 }  # fmt: skip
 INTERNAL = {
     # Array kernels of the simulator: called by simulate() with arrays it built
@@ -122,7 +122,7 @@ SIZE_UNBOUNDED = {
     # or an OOM-killed worker), so counts are fuzzed up to 10_000 only. The pages pass
     # fixed or widget-bounded sizes; a ValueError above a documented maximum would fix it.
     "eps.eps_grid", "binary.pass_rate_grid", "binary.group_pass_rates",
-    "eps.all_equal_outcomes", "baselines.token_mask", "baselines.toy_kl",
+    "eps.all_equal_outcomes", "gae.token_mask", "critic.toy_kl",
 }  # fmt: skip
 KNOWN = {
     # Findings for their owner (xfail, not strict): see the report.

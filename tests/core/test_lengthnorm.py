@@ -1,12 +1,14 @@
 """grpo_core.lengthnorm: hand-computed token weights for every TRL loss_type, and properties."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grpo_core.lengthnorm import (
     LOSS_TYPES,
+    comparison,
     explain_length_bias,
     length_bias_table,
     per_sequence_push,
@@ -203,3 +205,19 @@ def test_token_count_accepts_whole_numbers_only():
     ]:
         with pytest.raises(ValueError, match=message):
             token_count(bad, "Answer A's length")
+
+
+def test_comparison_is_the_table_the_strips_and_the_sentences():
+    got = comparison([2, 8], [1.0, -1.0], max_completion_length=16)
+    pd.testing.assert_frame_equal(
+        got.table, length_bias_table([2, 8], [1.0, -1.0], max_completion_length=16)
+    )
+    assert list(got.strips) == list(LOSS_TYPES)
+    pd.testing.assert_frame_equal(
+        got.strips["dr_grpo"],
+        token_strip([2, 8], [1.0, -1.0], "dr_grpo", max_completion_length=16),
+    )
+    pd.testing.assert_frame_equal(got.strips["grpo"], token_strip([2, 8], [1.0, -1.0], "grpo"))
+    assert got.sentences == tuple(explain_length_bias([2, 8], [1.0, -1.0]))
+    with pytest.raises(ValueError):
+        comparison([2, 8], [1.0, -1.0], max_completion_length=4)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from grpo_core import CONVENTIONS, group_advantages
+from grpo_core.estimators import ESTIMATORS
 from grpo_core.simulate import (
-    ESTIMATORS,
     SimConfig,
     _gradient_noise,
     _group_advantages,
@@ -17,7 +17,6 @@ from grpo_core.simulate import (
     simulate,
     simulate_cached,
     softmax,
-    summary_sentences,
 )
 
 SMALL = SimConfig(num_prompts=16, steps=30, num_seeds=2)
@@ -210,29 +209,6 @@ def test_config_takes_a_list_of_estimators_and_stays_hashable():
     assert hash(cfg) == hash(SimConfig(estimators=("grpo", "rloo")))
 
 
-# --- the reading --------------------------------------------------------------------------
-
-
-def test_summary_reads_the_numbers():
-    r = simulate(SMALL)
-    sentences = summary_sentences(r)
-    assert all(isinstance(x, str) and x.endswith(".") for x in sentences)
-    final = r.accuracy[:, :, -1].mean(1)
-    best = r.estimators[int(np.argmax(final))]
-    label = {"grpo": "GRPO", "rloo": "RLOO", "dr-grpo": "Dr. GRPO"}.get(best, "")
-    assert label in sentences[0]
-    assert f"{final.max():.0%}" in sentences[0]
-    assert any("zero spread" in x for x in sentences)
-    assert any("value error" in x for x in sentences)
-
-
-def test_summary_of_a_single_estimator():
-    r = simulate(SimConfig(num_prompts=8, steps=5, num_seeds=1, estimators=("reinforce",)))
-    text = " ".join(summary_sentences(r))
-    assert "REINFORCE (no baseline) reached an accuracy" in text
-    assert "1 seed," in text and "zero spread" not in text
-
-
 # --- bad parameters -----------------------------------------------------------------------
 
 
@@ -271,42 +247,3 @@ def test_bad_parameters_are_refused_in_plain_words(kwargs, message):
 def test_simulate_wants_a_config():
     with pytest.raises(ValueError, match=r"config must be a SimConfig"):
         simulate({"steps": 10})
-
-
-# --- tables for the page -------------------------------------------------------------------
-
-from grpo_core.simulate import critic_error_bands, estimator_table, step_curves  # noqa: E402
-
-
-def test_page_tables_are_the_arrays_averaged_over_seeds():
-    r = simulate_cached(SMALL)
-    curves = step_curves(r)
-    assert len(curves) == len(r.estimators) * SMALL.steps
-    grpo = curves[curves.estimator == "grpo"]
-    np.testing.assert_allclose(grpo.zero_spread, r.zero_spread_fraction[0].mean(0))
-    np.testing.assert_allclose(grpo.solved, r.solved_fraction[0].mean(0))
-    np.testing.assert_allclose(grpo.grad_variance, r.grad_variance[0])
-    bands = critic_error_bands(r)
-    np.testing.assert_allclose(bands["mean"], r.critic_value_error.mean(0))
-    assert (bands["min"] <= bands["mean"]).all() and (bands["mean"] <= bands["max"]).all()
-    table = estimator_table(r)
-    assert table.estimator.tolist() == list(r.estimators)
-    np.testing.assert_allclose(table.final_accuracy, r.accuracy[:, :, -1].mean(1))
-    np.testing.assert_allclose(table.grad_variance, r.grad_variance.mean(1))
-    np.testing.assert_allclose(table.zero_spread_last, r.zero_spread_fraction[:, :, -1].mean(1))
-    without = simulate(SimConfig(num_prompts=4, steps=3, num_seeds=1, estimators=("grpo",)))
-    assert critic_error_bands(without) is None
-
-
-def test_accuracy_band_limits():
-    from grpo_core.simulate import accuracy_band_limits
-
-    r = simulate_cached(SMALL)
-    mm = accuracy_band_limits(r, "min-max")
-    np.testing.assert_array_equal(mm.lower, mm["min"])
-    np.testing.assert_array_equal(mm.upper, mm["max"])
-    sd = accuracy_band_limits(r, "std")
-    np.testing.assert_allclose(sd.upper - sd["mean"], r.accuracy.std(1).ravel())
-    np.testing.assert_allclose(sd["mean"] - sd.lower, r.accuracy.std(1).ravel())
-    with pytest.raises(ValueError, match="unknown band"):
-        accuracy_band_limits(r, "iqr")

@@ -1,0 +1,63 @@
+"""ui.figures: a cached figure is the figure its builder makes, a copy handed to a page cannot
+change the cache, distinct inputs (arrays, tables) get distinct figures, and every figure
+of a page is validated once: a rerun with the same inputs builds nothing."""
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from grpo_core.lengthnorm import comparison
+from ui.figures import group, length
+from ui.figures.common import freeze
+
+
+def test_cached_figures_equal_freshly_built_ones():
+    rewards = np.array([1, 0, 1, 1, 0, 0, 1, 0.5])
+    for args, kwargs in [
+        ((rewards, 0.5625, 0.42), {"title": "R"}),
+        ((rewards - 0.5, 0.5, None), {"title": "c", "centred": True}),
+    ]:
+        cached = group.rewards_figure(*args, **kwargs)
+        fresh = go.Figure(group.rewards_figure.__wrapped__(*args, **kwargs))
+        assert cached.to_dict() == fresh.to_dict()
+    for clip in (None, 10.0):
+        got = group.advantages_figure(rewards - 0.5, title="A", clip=clip)
+        want = go.Figure(group.advantages_figure.__wrapped__(rewards - 0.5, title="A", clip=clip))
+        assert got.to_dict() == want.to_dict()
+
+
+def test_a_page_changing_its_figure_does_not_change_the_cache():
+    rewards = np.array([0.25, 0.75, -0.0, 0.0])
+    first = group.advantages_figure(rewards, title="A")
+    first.update_layout(title="changed", height=999)
+    first.data[0].text = ["x"] * 4
+    again = group.advantages_figure(rewards, title="A")
+    assert again.layout.title.text == "A" and again.layout.height == 320
+    assert list(again.data[0].text) != ["x"] * 4
+    assert group.advantages_figure.cache_info().hits >= 1
+
+
+def test_distinct_values_get_distinct_figures():
+    a = group.advantages_figure(np.array([0.0, 1.0]), title="A")
+    c = group.advantages_figure(np.array([0.0, 2.0]), title="A")
+    assert a.to_dict()["data"][0]["y"] != c.to_dict()["data"][0]["y"]
+
+
+def test_tables_are_keys_by_their_values():
+    frame = pd.DataFrame({"estimator": ["grpo", "rloo"], "step": [0, 1], "mean": [0.5, 0.25]})
+    assert freeze(frame) == freeze(frame.copy())
+    assert freeze(frame) != freeze(frame.assign(mean=[0.5, 0.3]))
+    assert freeze(frame) != freeze(frame.assign(estimator=["grpo", "dr-grpo"]))
+    assert freeze({"a": np.zeros(2), "b": [1, 2]}) != freeze({"b": [1, 2], "a": np.zeros(2)})
+    hash(freeze((frame, {"x": np.arange(3.0)}, None, "t")))
+
+
+def test_a_rerun_with_the_same_inputs_builds_nothing():
+    view = comparison((3, 7), (0.75, -1.25), max_completion_length=9)
+    length.strip_figure(view.strips, True)
+    misses = length.strip_figure.cache_info().misses
+    again = comparison((3, 7), (0.75, -1.25), max_completion_length=9)  # new, equal tables
+    length.strip_figure(again.strips, True)
+    assert length.strip_figure.cache_info().misses == misses
+    length.strip_figure(again.strips, False)
+    assert length.strip_figure.cache_info().misses == misses + 1

@@ -1,0 +1,231 @@
+"""What every figure shares: the cache, the drawing call, styling and small dict pieces.
+
+Plotly spends 30-60 ms validating a figure, holding the GIL: with a class on one
+server that would be most of a rerun. So a builder returns a plain dict and
+``cached_figure`` validates it once per distinct input, keeps the validated figure
+as a dict, and hands every caller a fresh ``go.Figure`` built from a copy of it
+without validating again (~1 ms). A rerun with the same inputs builds nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from ui import present
+from ui.theme import CHART_CONFIG, INK, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE, TEMPLATE
+
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+"""Line dashes in series order, so lines are told apart without colour too."""
+MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "star")
+"""Marker symbols in series order."""
+LABEL_BG = "rgba(128, 128, 128, 0.16)"
+"""Background of text labels on a chart: reads on the light and the dark theme."""
+CACHE_SIZE = 512
+"""Figures kept per builder (a few MB in all)."""
+
+
+# --- the one way to build, cache and draw a figure -----------------------------------------
+
+
+def cached_figure(builder):
+    """Decorate a builder returning a Plotly dict: validate each distinct figure once.
+
+    The key is the arguments, with arrays and tables frozen to their bytes and values
+    (``freeze``); an argument that cannot be frozen builds the figure every time.
+    ``wrapper.cache_info()`` counts hits and misses; ``wrapper.__wrapped__`` is the builder.
+    """
+    cache: OrderedDict = OrderedDict()
+    lock = threading.Lock()
+    counts = Counter()
+
+    @functools.wraps(builder)
+    def wrapper(*args, **kwargs):
+        try:
+            key = freeze((args, kwargs))
+            hash(key)
+        except TypeError:  # an unhashable argument: build it every time
+            return go.Figure(builder(*args, **kwargs))
+        with lock:
+            spec = cache.get(key)
+            if spec is not None:
+                cache.move_to_end(key)
+                counts["hits"] += 1
+        if spec is None:
+            spec = go.Figure(builder(*args, **kwargs)).to_dict()
+            with lock:
+                counts["misses"] += 1
+                cache[key] = spec
+                if len(cache) > CACHE_SIZE:
+                    cache.popitem(last=False)
+        return go.Figure(spec, _validate=False)  # a copy: the page may change it
+
+    wrapper.cache_info = lambda: CacheInfo(counts["hits"], counts["misses"], len(cache))
+    return wrapper
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """What a ``cached_figure`` builder's cache holds and how often it was asked."""
+
+    hits: int
+    """Calls answered from the cache (no figure built)."""
+    misses: int
+    """Calls that built and validated a figure."""
+    size: int
+    """Figures held."""
+
+
+def freeze(value):
+    """A hashable stand-in for a builder's argument: equal values, equal keys.
+
+    Arrays become their dtype, shape and bytes (object arrays their values); tables
+    their columns, index and values; dicts, lists and tuples their frozen items in order.
+    """
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "O":
+            return ("objects", value.shape, tuple(freeze(v) for v in value.ravel().tolist()))
+        return ("array", value.dtype.str, value.shape, np.ascontiguousarray(value).tobytes())
+    if isinstance(value, pd.DataFrame):
+        columns = tuple(freeze(value[c].to_numpy()) for c in value.columns)
+        return ("frame", tuple(value.columns), freeze(value.index.to_numpy()), columns)
+    if isinstance(value, pd.Series):
+        return ("series", value.name, freeze(value.index.to_numpy()), freeze(value.to_numpy()))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(freeze(v) for v in value))
+    return value
+
+
+def show(figure: go.Figure, *, key: str, container=None) -> None:
+    """Draw a figure with the app's chart settings; larger type while presenting."""
+    (container or st).plotly_chart(present.scale_figure(figure), key=key, config=CHART_CONFIG)
+
+
+def figure(data: list[dict], title: str, height: int, **layout) -> dict:
+    """A figure dict in the app's template."""
+    layout = {"template": TEMPLATE, "title": title, "height": height, **layout}
+    return {"data": data, "layout": layout}
+
+
+# --- signs -----------------------------------------------------------------------------------
+
+
+def sign_colour(value: float) -> str:
+    """Blue for up, vermillion for down, grey for 0."""
+    return POSITIVE if value > 0 else NEGATIVE if value < 0 else NEUTRAL
+
+
+def sign_pattern(value: float) -> str:
+    """Hatched for down, so the sign is not told by colour alone."""
+    return NEGATIVE_PATTERN if value < 0 else ""
+
+
+def sign_marker(values) -> dict:
+    """Bar marker with a colour and pattern per value (``sign_colour``, ``sign_pattern``)."""
+    return {
+        "color": [sign_colour(v) for v in values],
+        "pattern": {"shape": [sign_pattern(v) for v in values]},
+    }
+
+
+def hex_rgba(colour: str, alpha: float) -> str:
+    """'#0072B2', 0.15 -> 'rgba(0, 114, 178, 0.15)'."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha})"
+
+
+# --- pieces of a figure dict -----------------------------------------------------------------
+
+
+def hline(y: float, *, xref: str = "paper", yref: str = "y", width: float = 1.5, **line) -> dict:
+    """A line across the plot at height y (``line``: colour, dash to override)."""
+    return {
+        "type": "line",
+        "xref": xref,
+        "yref": yref,
+        "x0": 0,
+        "x1": 1,
+        "y0": y,
+        "y1": y,
+        "line": {"color": INK, "width": width, **line},
+    }
+
+
+def vline(x: float, color: str, dash: str) -> dict:
+    """A vertical line at data x, top to bottom."""
+    return {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": color, "dash": dash, "width": 2},
+    }
+
+
+def band(y0: float, y1: float, *, fillcolor: str, line: dict) -> dict:
+    """A horizontal band from y0 to y1 across the plot, under the data."""
+    return {
+        "type": "rect",
+        "xref": "x domain",
+        "yref": "y",
+        "x0": 0,
+        "x1": 1,
+        "y0": y0,
+        "y1": y1,
+        "fillcolor": fillcolor,
+        "line": line,
+        "layer": "below",
+    }
+
+
+def label(x: float, y: float, text: str, color: str | None = None, **where) -> dict:
+    """A text label at data x, paper y; in the theme's text colour unless ``color`` is given."""
+    font = {"size": 12} if color is None else {"size": 12, "color": color}
+    return {
+        "x": x,
+        "xref": "x",
+        "y": y,
+        "yref": "paper",
+        "text": text,
+        "showarrow": False,
+        "font": font,
+        "bgcolor": LABEL_BG,
+        **where,
+    }
+
+
+def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
+    """Side-by-side axes (x, x2, ...; y, y2, ...) and their titles, like make_subplots."""
+    n = len(titles)
+    width = (1 - gap * (n - 1)) / n
+    axes, notes = {}, []
+    for i, title in enumerate(titles):
+        suffix = "" if i == 0 else str(i + 1)
+        start = i * (width + gap)
+        axes[f"xaxis{suffix}"] = {"domain": [start, start + width], "anchor": f"y{suffix}"}
+        axes[f"yaxis{suffix}"] = {"anchor": f"x{suffix}"}
+        notes.append(
+            {
+                "text": f"<b>{title}</b>",
+                "x": start + width / 2,
+                "xref": "paper",
+                "y": 1.0,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 14},
+            }
+        )
+    return axes, notes
