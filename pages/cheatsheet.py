@@ -3,7 +3,7 @@
 import streamlit as st
 
 import content
-from ui import state
+from ui import page
 from ui.citations import cite
 
 SHEET = cite(content.read_text("cheatsheet.md"))
@@ -15,7 +15,7 @@ PRINT_STYLE = """<style>@media print {
   [data-testid="stSidebarCollapsedControl"] { display: none !important; }
 }</style>"""
 
-state.init()
+page.start()
 st.html(PRINT_STYLE)
 st.title(TITLE.lstrip("# ").strip() or "Cheat sheet")
 left, right = st.columns([3, 1], vertical_alignment="center")

@@ -12,7 +12,7 @@ from grpo_core.compare import (
 )
 from grpo_core.format import as_typed, cell, plural
 from grpo_core.sentences import explain_differences
-from ui import controls, lab, narrate, state
+from ui import controls, lab, narrate, page, state
 from ui.figures import conventions as figures
 from ui.figures.common import show
 from ui.text import markdown_safe
@@ -65,7 +65,7 @@ def usable(groups: list[list[float]]) -> tuple[dict[int, tuple[float, ...]], lis
     return numbered, notes
 
 
-state.init()
+page.start()
 st.title("Library conventions")
 st.markdown(lab.words("conventions", "intro"))
 narrate.listen(lab.words("conventions", "intro"))

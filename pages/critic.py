@@ -9,7 +9,7 @@ from grpo_core import CONVENTIONS, critic, memory
 from grpo_core.critic import MAX_TOKENS, blank_padding, decode_group, encode_group, response_group
 from grpo_core.format import fmt, signed
 from grpo_core.memory import ASSUMPTIONS, OPTIMIZERS, PRECISIONS
-from ui import controls, narrate, prose, state
+from ui import controls, narrate, page, prose
 from ui.figures import critic as figures
 from ui.figures.common import show
 
@@ -62,7 +62,7 @@ def compare(lengths: tuple, outcome: tuple, seed: int, **settings) -> critic.Cri
     return critic.critic_comparison(np.array(lengths), np.array(outcome), rng=rng, **settings)
 
 
-state.init()
+page.start()
 if "cr.base" not in st.session_state:
     set_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
     if "cr.g" in st.query_params:

@@ -16,7 +16,7 @@ from grpo_core.binary import (
 )
 from grpo_core.format import cell, fmt, plural, signed, tex
 from grpo_core.sentences import explain_difficulty_bias
-from ui import controls, lab, narrate, state
+from ui import controls, lab, narrate, page, state
 from ui.figures import difficulty as figures
 from ui.figures.common import show
 
@@ -39,7 +39,7 @@ def sampled(k: int, ddof: int, seed: int):
     return sampled_binary_groups(pass_rate_grid(SAMPLED_RATES), k, rng, GROUPS_PER_RATE, ddof=ddof)
 
 
-state.init()
+page.start()
 st.title("Difficulty bias & Dr. GRPO")
 st.markdown(lab.words("difficulty", "intro"))
 narrate.listen(lab.words("difficulty", "intro"))

@@ -8,7 +8,7 @@ import streamlit as st
 from grpo_core.binary import group_pass_rates, zero_spread_probability
 from grpo_core.dynamic_sampling import DIFFICULTY_POOLS, difficulty_pool, simulate_dynamic_sampling
 from grpo_core.format import fmt, tex
-from ui import controls, lab, narrate, state
+from ui import controls, lab, narrate, page, state
 from ui.figures import sampling as figures
 from ui.figures.common import show
 
@@ -26,7 +26,7 @@ def simulate(kind: str, k: int, batch: int, seed: int):
     return simulate_dynamic_sampling(pool, k, batch, rng, max_resample_rounds=MAX_ROUNDS)
 
 
-state.init()
+page.start()
 st.title("Zero-spread groups & DAPO")
 st.markdown(lab.words("dynamic_sampling", "intro"))
 narrate.listen(lab.words("dynamic_sampling", "intro"))

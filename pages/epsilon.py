@@ -16,7 +16,7 @@ from grpo_core.eps import (
 from grpo_core.format import as_typed, cell, fmt, tex, tex_term
 from grpo_core.precision import precision_report
 from grpo_core.sentences import precision_summary
-from ui import controls, lab, narrate, state
+from ui import controls, lab, narrate, page, state
 from ui.figures import epsilon as figures
 from ui.figures.common import show
 
@@ -50,7 +50,7 @@ def step_regime(tour: list[tuple[str, float]], current: float, direction: int) -
         st.session_state["eps.zero"] = False
 
 
-state.init()
+page.start()
 st.title("Epsilon lab")
 st.markdown(lab.words("epsilon", "intro"))
 narrate.listen(lab.words("epsilon", "intro"))

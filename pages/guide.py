@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, learn, narrate, state
+from ui import controls, learn, narrate, page
 
 ALL = "all"
 
@@ -13,7 +13,7 @@ def step(offset: int, anchors: list[str]) -> None:
     st.session_state["guide.s"] = anchors[min(max(at, 0), len(anchors) - 1)]
 
 
-state.init()
+page.start()
 doc = learn.load("guide.md")
 titles = {s.anchor: s.title for s in doc.sections}
 anchors = list(titles)

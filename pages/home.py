@@ -5,13 +5,13 @@ import streamlit as st
 import content
 from grpo_core import group_advantages
 from grpo_core.format import fmt, signed
-from ui import narrate, state
+from ui import narrate, page
 from ui.figures import group as figures
 from ui.figures.common import show
 
 EXAMPLE = [1, 0, 0, 1, 0, 0, 0, 1]
 
-state.init()
+page.start()
 st.title("GRPO advantage lab")
 INTRO = content.read_text("home.md")
 st.markdown(INTRO)

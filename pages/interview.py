@@ -6,8 +6,8 @@ import time
 import streamlit as st
 
 from practice.session import MAX_SEED, next_question, progress, record_answer, score, start_quiz
+from ui import page
 from ui import quiz_widgets as qw
-from ui import state
 
 PREFIX = "iv"
 SUGGESTED_MINUTES = 2
@@ -41,7 +41,7 @@ def end_round() -> None:
     qw.forget(PREFIX)
 
 
-state.init()
+page.start()
 s = st.session_state
 st.title("Interview drill")
 st.markdown(

@@ -6,7 +6,7 @@ import streamlit as st
 from grpo_core import lengthnorm
 from grpo_core.format import signed
 from grpo_core.lengthnorm import LOSS_TYPES, token_count
-from ui import controls, learn, narrate, state
+from ui import controls, learn, narrate, page
 from ui.figures import length as figures
 from ui.figures.common import show
 
@@ -128,7 +128,7 @@ def example() -> None:
     )
 
 
-state.init()
+page.start()
 doc = learn.load("length_normalisation.md")
 anchors = [item.anchor for item in doc.sections]
 after = AFTER if AFTER in anchors else anchors[-1]  # if the prose is reorganised

@@ -7,7 +7,7 @@ from grpo_core import advantage_trace
 from grpo_core.format import fmt, signed
 from grpo_core.rewards import SCENARIOS
 from grpo_core.sentences import describe_group
-from ui import controls, state
+from ui import controls, page, state
 from ui.figures import group as figures
 from ui.figures.common import show
 
@@ -23,7 +23,7 @@ def sample() -> None:
     state.set_grid([[f"{r:.6g}" for r in row] for row in rewards])
 
 
-state.init()
+page.start()
 st.title("Reward playground")
 st.markdown(
     "Each column is one prompt, each row one of its K sampled answers, each cell the "

@@ -18,8 +18,8 @@ from practice.session import (
     score,
     start_quiz,
 )
+from ui import page
 from ui import quiz_widgets as qw
-from ui import state
 from ui.secret import cert_secret_or_problem
 from ui.text import markdown_safe
 
@@ -81,7 +81,7 @@ def get_certificate(secret: bytes, correct: int, total: int) -> None:
         s["qz.cert_error"] = str(err)
 
 
-state.init()
+page.start()
 s = st.session_state
 st.title("Quiz")
 st.markdown(

@@ -13,7 +13,7 @@ from grpo_core.sim_report import (
     summary_sentences,
 )
 from grpo_core.simulate import REWARD_KINDS, SimConfig, simulate_cached
-from ui import controls, narrate, prose, state
+from ui import controls, narrate, page, prose
 from ui.figures import simulator as figures
 from ui.figures.common import show
 
@@ -40,7 +40,7 @@ def per_estimator(table, cell) -> str:
     return "; ".join(f"{label(row.estimator)} {cell(row)}" for row in table.itertuples())
 
 
-state.init()
+page.start()
 st.title("Training simulator")
 st.markdown(prose.section("critic.md", "simulator"))
 narrate.listen(prose.section("critic.md", "simulator"))

@@ -3,13 +3,13 @@
 import streamlit as st
 
 from practice.certificates import verify
-from ui import state
+from ui import page
 from ui.secret import cert_secret_or_problem
 from ui.text import markdown_safe
 
 MAX_ID_CHARS = 600  # an ID for an 80-character name of 4-byte characters is under 470
 
-state.init()
+page.start()
 s = st.session_state
 st.title("Verify a certificate")
 st.markdown(

@@ -9,7 +9,7 @@ from grpo_core.format import fmt, signed
 from grpo_core.latex import advantage_latex, centring_latex, mean_latex, std_latex, vector_latex
 from grpo_core.sentences import describe_group
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
-from ui import controls, narrate, state
+from ui import controls, narrate, page, state
 from ui.figures import group as figures
 from ui.figures.common import show
 
@@ -70,7 +70,7 @@ def real_example(example: WorkedExample, settings: state.Settings):
     return trace
 
 
-state.init()
+page.start()
 st.session_state.setdefault("wt.step", 1)
 st.title("Step-by-step walkthrough")
 st.markdown(

@@ -25,7 +25,6 @@ from grpo_core.conventions import SCALES
 from grpo_core.format import shortest
 from grpo_core.links import decode_rewards, encode_rewards
 from grpo_core.parsing import ParsedRewards, parse_reward, parse_reward_grid
-from ui import nav
 
 MAX_PROMPTS, MAX_K, MIN_K = 8, 64, 2
 DEFAULT_GRID = [
@@ -70,7 +69,6 @@ class Settings:
 
 def init() -> None:
     """Set missing shared keys and apply the URL once per session (see ui.page.start)."""
-    nav.ensure_app_navigation()  # until every page calls ui.page.start()
     first_run = not st.session_state.get("link_read")
     st.session_state["link.incoming"] = st.query_params.to_dict() if first_run else None
     drop_non_finite_numbers(st.query_params)
