@@ -108,3 +108,66 @@ def eps_values(values) -> np.ndarray:
             "a smaller eps makes 1/eps overflow."
         )
     return eps
+
+
+# --- per-token arrays (GAE, the toy critic, length normalisation) ---------------------------
+
+
+def token_lengths(lengths) -> np.ndarray:
+    """``lengths`` as a (G,) int64 array of token counts, each a whole number >= 1."""
+    try:
+        arr = np.asarray(lengths)
+    except ValueError:
+        raise ValueError("lengths must be a flat list of token counts.") from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError("lengths must be a non-empty flat list, one token count per completion.")
+    if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"every length must be a whole number of tokens, got {lengths!r}.")
+    if arr.min() < 1:
+        raise ValueError(
+            f"every completion has at least 1 token, got length {int(arr.min())} "
+            f"(completion {int(np.argmin(arr)) + 1})."
+        )
+    return arr.astype(np.int64)
+
+
+def finite_array(x, name: str, *, shape) -> np.ndarray:
+    """``x`` as a float64 array of ``shape`` (when given) with only finite values."""
+    arr = np.asarray(x, dtype=np.float64)
+    if shape is not None and arr.shape != shape:
+        raise ValueError(
+            f"{name} must have one value per response, shape {shape}; got {arr.shape}."
+        )
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite numbers.")
+    return arr
+
+
+def unit_interval(x, name: str) -> float:
+    """``x`` as a float in [0, 1]; ValueError otherwise."""
+    x = finite(x, name)
+    if not 0 <= x <= 1:
+        raise ValueError(f"{name} must lie in [0, 1], got {x!r}.")
+    return x
+
+
+def token_mask(mask, shape) -> np.ndarray:
+    """``mask`` as a bool array of ``shape`` (True/False or 1/0 per token)."""
+    arr = np.asarray(mask)
+    if arr.shape != tuple(shape):
+        raise ValueError(f"mask must have shape {tuple(shape)}, got {arr.shape}.")
+    if arr.dtype != bool:
+        if not np.all((arr == 0) | (arr == 1)):
+            raise ValueError("mask must be True/False (or 1/0) per token.")
+        arr = arr.astype(bool)
+    return arr
+
+
+def finite_where(x: np.ndarray, mask: np.ndarray, name: str) -> None:
+    """ValueError naming the first response and token where ``x`` is not finite under ``mask``."""
+    bad = mask & ~np.isfinite(x)
+    if bad.any():
+        b, t = np.argwhere(bad)[0]
+        raise ValueError(f"{name} of response {b + 1}, token {t + 1} is {x[b, t]}; must be finite.")

@@ -14,11 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grpo_core._baseline_checks import (
-    _as_finite_scalar,
-    _as_mask,
-    _as_nonnegative,
-)
+from grpo_core import _checks
 from grpo_core.format import fmt
 from grpo_core.gae import expected_returns, gae, grpo_token_advantages, token_mask, token_rewards
 
@@ -38,9 +34,9 @@ def toy_values(
     std of independent Gaussian errors per token, >= 0; needs ``rng``.
     """
     true_values = np.asarray(true_values, dtype=np.float64)
-    mask = _as_mask(mask, true_values.shape)
-    bias = _as_finite_scalar(bias, "bias")
-    noise = _as_nonnegative(noise, "noise")
+    mask = _checks.token_mask(mask, true_values.shape)
+    bias = _checks.finite(bias, "bias")
+    noise = _checks.non_negative(noise, "noise")
     values = true_values + bias
     if noise > 0:
         if rng is None:
@@ -101,14 +97,14 @@ def toy_kl(lengths, *, mean: float = 0.05, rng: np.random.Generator) -> np.ndarr
     """(B, T) toy per-token KL estimates log pi - log pi_ref: exponential with this mean
     on real tokens (>= 0, as the k1 estimate is on average), 0 on padding. T = max(lengths)."""
     mask = token_mask(lengths)
-    mean = _as_nonnegative(mean, "mean")
+    mean = _checks.non_negative(mean, "mean")
     return np.where(mask, rng.exponential(mean, mask.shape) if mean > 0 else 0.0, 0.0)
 
 
 def blank_padding(x, mask) -> np.ndarray:
     """``x`` as floats with NaN on padding (mask False), so a heatmap leaves those cells blank."""
     x = np.asarray(x, dtype=np.float64)
-    return np.where(_as_mask(mask, x.shape), x, np.nan)
+    return np.where(_checks.token_mask(mask, x.shape), x, np.nan)
 
 
 @dataclass(frozen=True)
@@ -138,7 +134,7 @@ def advantage_error(a, ref, mask) -> AdvantageError:
     ref = np.asarray(ref, dtype=np.float64)
     if a.shape != ref.shape:
         raise ValueError(f"advantages must have the same shape, got {a.shape} and {ref.shape}.")
-    mask = _as_mask(mask, a.shape)
+    mask = _checks.token_mask(mask, a.shape)
     if not mask.any():
         raise ValueError("mask has no real tokens to compare.")
     diff = np.where(mask, a - ref, np.nan)

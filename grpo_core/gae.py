@@ -21,15 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grpo_core._baseline_checks import (
-    _as_count,
-    _as_finite,
-    _as_lengths,
-    _as_mask,
-    _as_nonnegative,
-    _as_unit,
-    _check_finite_where,
-)
+from grpo_core import _checks
 from grpo_core.advantages import group_advantages
 
 
@@ -38,8 +30,12 @@ def token_mask(lengths, num_tokens: int | None = None) -> np.ndarray:
 
     lengths: (B,) whole numbers >= 1. T is ``num_tokens`` or max(lengths).
     """
-    lengths = _as_lengths(lengths)
-    t = int(lengths.max()) if num_tokens is None else _as_count(num_tokens, "num_tokens")
+    lengths = _checks.token_lengths(lengths)
+    t = (
+        int(lengths.max())
+        if num_tokens is None
+        else _checks.whole(num_tokens, "num_tokens", minimum=1)
+    )
     if t < lengths.max():
         raise ValueError(
             f"num_tokens={t} is shorter than the longest response ({lengths.max()} tokens)."
@@ -58,9 +54,9 @@ def token_rewards(lengths, outcome, kl=None, kl_coef: float = 0.0) -> np.ndarray
     Padding gets 0. This is the InstructGPT/PPO reward; GRPO instead adds the
     KL term to the loss, not the reward (DeepSeekMath, section 4.1).
     """
-    lengths = _as_lengths(lengths)
-    outcome = _as_finite(outcome, "outcome", shape=lengths.shape)
-    kl_coef = _as_nonnegative(kl_coef, "kl_coef")
+    lengths = _checks.token_lengths(lengths)
+    outcome = _checks.finite_array(outcome, "outcome", shape=lengths.shape)
+    kl_coef = _checks.non_negative(kl_coef, "kl_coef")
     if kl is None:
         mask = token_mask(lengths)
         rewards = np.zeros(mask.shape)
@@ -71,7 +67,7 @@ def token_rewards(lengths, outcome, kl=None, kl_coef: float = 0.0) -> np.ndarray
                 f"kl must have shape (responses, tokens) = ({lengths.size}, T), got {kl.shape}."
             )
         mask = token_mask(lengths, kl.shape[1])
-        _check_finite_where(kl, mask, "kl")
+        _checks.finite_where(kl, mask, "kl")
         rewards = np.where(mask, -kl_coef * kl, 0.0)
     rewards[np.arange(lengths.size), lengths - 1] += outcome
     return rewards
@@ -98,10 +94,10 @@ def expected_returns(
 
     Padding gets 0. Feed it to ``toy_values`` to add a critic's errors.
     """
-    lengths = _as_lengths(lengths)
-    outcome = _as_finite(outcome, "outcome", shape=lengths.shape)
-    gamma = _as_unit(gamma, "gamma")
-    p = outcome.mean() if prior is None else _as_finite(prior, "prior", shape=None)
+    lengths = _checks.token_lengths(lengths)
+    outcome = _checks.finite_array(outcome, "outcome", shape=lengths.shape)
+    gamma = _checks.unit_interval(gamma, "gamma")
+    p = outcome.mean() if prior is None else _checks.finite_array(prior, "prior", shape=None)
     p = np.broadcast_to(p, lengths.shape)
     kl_rewards = token_rewards(lengths, np.zeros(lengths.size), kl=kl, kl_coef=kl_coef)
     mask = token_mask(lengths, kl_rewards.shape[1])
@@ -154,11 +150,11 @@ def gae(rewards, values, *, gamma: float, lam: float, mask=None) -> np.ndarray:
             f"values must have shape {(b, t)} (terminal value 0 after the last token) or "
             f"{(b, t + 1)} (last column is the bootstrap value), got {values.shape}."
         )
-    gamma = _as_unit(gamma, "gamma")
-    lam = _as_unit(lam, "lam")
-    mask = np.ones((b, t), dtype=bool) if mask is None else _as_mask(mask, (b, t))
-    _check_finite_where(rewards, mask, "rewards")
-    _check_finite_where(values[:, :t], mask, "values")
+    gamma = _checks.unit_interval(gamma, "gamma")
+    lam = _checks.unit_interval(lam, "lam")
+    mask = np.ones((b, t), dtype=bool) if mask is None else _checks.token_mask(mask, (b, t))
+    _checks.finite_where(rewards, mask, "rewards")
+    _checks.finite_where(values[:, :t], mask, "values")
     if not np.all(np.isfinite(bootstrap)):
         raise ValueError("the bootstrap values (last column of values) must be finite.")
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from grpo_core import _checks
+
 _TRL = "TRL GRPOTrainer loss_type"
 
 
@@ -98,7 +100,7 @@ def sequence_token_weight(
         lengths; defaults to it, when this batch is the whole global batch).
     Weights per loss type: see ``LOSS_TYPES`` and the module docstring.
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     spec = _loss_type(loss_type)
     if max_completion_length is not None and spec.name != "dr_grpo":
         raise ValueError('max_completion_length applies to loss_type "dr_grpo" only.')
@@ -114,7 +116,7 @@ def sequence_token_weight(
         longest = int(n.max())
         if max_completion_length is None:
             max_completion_length = longest
-        limit = _whole(max_completion_length, "max_completion_length")
+        limit = _checks.whole(max_completion_length, "max_completion_length", minimum=1)
         if limit < longest:
             raise ValueError(
                 f"max_completion_length {limit} is shorter than a completion of {longest} "
@@ -123,7 +125,7 @@ def sequence_token_weight(
         return np.full(g, 1.0 / (g * limit))
     if num_items_in_batch is None:
         num_items_in_batch = int(total)
-    tokens = _whole(num_items_in_batch, "num_items_in_batch")
+    tokens = _checks.whole(num_items_in_batch, "num_items_in_batch", minimum=1)
     if tokens < total:
         raise ValueError(
             f"num_items_in_batch {tokens} is less than the {total} tokens of this batch; "
@@ -140,7 +142,7 @@ def token_weights(
     Row i holds completion i's weight (``sequence_token_weight``) in its first
     |o_i| places and 0 in the padding after them.
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     w = sequence_token_weight(
         n,
         loss_type,
@@ -158,7 +160,7 @@ def per_token_push(lengths, advantages, loss_type: str, **options) -> np.ndarray
     token's probability up, negative down. ``options``: as for
     ``sequence_token_weight``.
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     a = _advantages(advantages, n.size)
     return sequence_token_weight(n, loss_type, **options) * a
 
@@ -169,7 +171,7 @@ def per_sequence_push(lengths, advantages, loss_type: str, **options) -> np.ndar
     Under "grpo" it is A_i / G whatever the length (each token's share shrinks
     as 1/|o_i|); under the other loss types it grows with the length.
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     return n * per_token_push(n, advantages, loss_type, **options)
 
 
@@ -183,7 +185,7 @@ def length_bias_table(
     (|o_i| w_i A_i). ``max_completion_length`` is used for "dr_grpo",
     ``num_items_in_batch`` for "dapo".
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     a = _advantages(advantages, n.size)
     parts = []
     for name in LOSS_TYPES:
@@ -215,7 +217,7 @@ def explain_length_bias(lengths, advantages) -> list[str]:
     Compares the longest and the shortest completion under "grpo" and under a
     token-level loss ("bnpo"; "dr_grpo" and "dapo" weight every token the same).
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     a = _advantages(advantages, n.size)
     long_i, short_i = int(np.argmax(n)), int(np.argmin(n))
     if n[long_i] == n[short_i]:
@@ -255,32 +257,6 @@ def _loss_type(name) -> LossType:
         ) from None
 
 
-def _whole(x, name: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < 1:
-        raise ValueError(f"{name} must be a whole number >= 1, got {x!r}.")
-    return int(x)
-
-
-def _lengths(lengths) -> np.ndarray:
-    """(G,) int64 lengths, each a whole number >= 1."""
-    try:
-        arr = np.asarray(lengths)
-    except ValueError:
-        raise ValueError("lengths must be a flat list of token counts.") from None
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError("lengths must be a non-empty flat list, one token count per completion.")
-    if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-        arr = arr.astype(np.int64)
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"every length must be a whole number of tokens, got {lengths!r}.")
-    if arr.min() < 1:
-        raise ValueError(
-            f"every completion has at least 1 token, got length {int(arr.min())} "
-            f"(completion {int(np.argmin(arr)) + 1})."
-        )
-    return arr.astype(np.int64)
-
-
 def _advantages(advantages, g: int) -> np.ndarray:
     try:
         a = np.asarray(advantages, dtype=np.float64)
@@ -302,7 +278,7 @@ def token_strip(lengths, advantages, loss_type: str, *, gap: int = 1, **options)
     Summing ``push`` over a completion's rows gives ``per_sequence_push``.
     ``options``: as for ``sequence_token_weight``.
     """
-    n = _lengths(lengths)
+    n = _checks.token_lengths(lengths)
     a = _advantages(advantages, n.size)
     if isinstance(gap, bool) or not isinstance(gap, numbers.Integral) or gap < 0:
         raise ValueError(f"gap must be a whole number >= 0, got {gap!r}.")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from grpo_core._baseline_checks import _as_count, _as_finite_scalar
+from grpo_core import _checks
 
 GB = 1e9
 """Bytes in a gigabyte as printed here (decimal: 112 GB = 112e9 bytes = 104.3 GiB)."""
@@ -141,11 +141,11 @@ def sample_cost(
     samples K = 1 and pays for the critic instead. See ``ASSUMPTIONS``.
     """
     n = _as_billions(params_billion, "params_billion") * 1e9
-    prompts = _as_count(num_prompts, "num_prompts")
+    prompts = _checks.whole(num_prompts, "num_prompts", minimum=1)
     if isinstance(group_sizes, numbers.Integral):
         group_sizes = [group_sizes]
-    ks = [_as_count(k, "group_size") for k in group_sizes]
-    length = _as_finite_scalar(mean_length, "mean_length")
+    ks = [_checks.whole(k, "group_size", minimum=1) for k in group_sizes]
+    length = _checks.finite(mean_length, "mean_length")
     if length <= 0:
         raise ValueError(f"mean_length must be > 0 tokens, got {mean_length!r}.")
     frame = pd.DataFrame({"group_size": ks})
@@ -161,7 +161,7 @@ MAX_PARAMS_BILLION = 100_000.0
 
 
 def _as_billions(x, name: str) -> float:
-    x = _as_finite_scalar(x, name)
+    x = _checks.finite(x, name)
     if not 0 < x <= MAX_PARAMS_BILLION:
         raise ValueError(
             f"{name} must be a positive number of billions of parameters, at most "

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from grpo_core import _checks
 from grpo_core.advantages import group_advantages
 from grpo_core.conventions import get_convention
 from grpo_core.estimators import ESTIMATORS, GROUP_ESTIMATORS
@@ -353,9 +353,7 @@ def _validate(cfg: SimConfig) -> None:
         ("num_seeds", 1),
         ("seed", 0),
     ):
-        x = getattr(cfg, name)
-        if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < low:
-            raise ValueError(f"{name} must be a whole number >= {low}, got {x!r}.")
+        _checks.whole(getattr(cfg, name), name, minimum=low)
     if cfg.num_correct >= cfg.num_candidates:
         raise ValueError(
             f"num_correct={cfg.num_correct} must be less than num_candidates="
@@ -363,7 +361,7 @@ def _validate(cfg: SimConfig) -> None:
         )
     for name in ("lr", "critic_lr"):
         x = getattr(cfg, name)
-        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x) or x <= 0:
+        if not _checks.is_real(x) or not math.isfinite(x) or x <= 0:
             raise ValueError(f"{name} must be a finite number > 0, got {x!r}.")
     if cfg.critic_lr > 1:
         raise ValueError(
@@ -371,9 +369,7 @@ def _validate(cfg: SimConfig) -> None:
             f"more overshoots it), got {cfg.critic_lr!r}."
         )
     for name in ("difficulty", "difficulty_spread"):
-        x = getattr(cfg, name)
-        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
-            raise ValueError(f"{name} must be a finite number, got {x!r}.")
+        _checks.finite(getattr(cfg, name), name)
     if cfg.difficulty_spread < 0:
         raise ValueError(f"difficulty_spread must be >= 0, got {cfg.difficulty_spread!r}.")
     if not cfg.estimators:

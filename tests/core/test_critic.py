@@ -52,7 +52,7 @@ def test_toy_values_noise_is_seeded_and_masked():
 def test_toy_values_noise_needs_a_generator():
     with pytest.raises(ValueError, match=r"noise > 0 needs a random generator"):
         toy_values(np.zeros((1, 2)), np.ones((1, 2), bool), noise=0.1)
-    with pytest.raises(ValueError, match=r"noise must be >= 0"):
+    with pytest.raises(ValueError, match=r"noise must be a finite number >= 0"):
         toy_values(np.zeros((1, 2)), np.ones((1, 2), bool), noise=-1)
 
 

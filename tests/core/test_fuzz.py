@@ -130,7 +130,10 @@ KNOWN = {
 
 
 def public_functions():
+    """The public functions of grpo_core's public modules (``_checks`` is reached through them)."""
     for info in pkgutil.iter_modules(grpo_core.__path__):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"grpo_core.{info.name}")
         for name, fn in vars(module).items():
             if (

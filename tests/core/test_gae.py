@@ -41,12 +41,12 @@ def test_kl_penalty_on_every_real_token():
 @pytest.mark.parametrize(
     ("args", "kwargs", "message"),
     [
-        (([3, 0], [1, 0]), {}, r"response 2 has 0 tokens"),
+        (([3, 0], [1, 0]), {}, r"at least 1 token, got length 0 \(completion 2\)"),
         (([3, 2], [1, 0, 1]), {}, r"one value per response"),
         (([3, 2], [1, math.nan]), {}, r"outcome must be finite"),
         (([3, 2], [1, 0]), {"kl": np.zeros((2, 2))}, r"num_tokens=2 is shorter than.*3"),
-        (([3, 2], [1, 0]), {"kl_coef": -0.1}, r"kl_coef must be >= 0"),
-        (([2.5, 2], [1, 0]), {}, r"whole numbers of tokens"),
+        (([3, 2], [1, 0]), {"kl_coef": -0.1}, r"kl_coef must be a finite number >= 0"),
+        (([2.5, 2], [1, 0]), {}, r"whole number of tokens"),
     ],
 )
 def test_token_rewards_refuses_bad_input(args, kwargs, message):
