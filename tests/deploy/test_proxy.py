@@ -6,6 +6,7 @@ the user to the other, where the page rebuilds from its URL."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import http.cookies
 import itertools
@@ -18,6 +19,13 @@ from bench.stclient import Session
 from practice.certificates import issue
 
 pytestmark = pytest.mark.deploy
+
+
+def run_async(coroutine):
+    """asyncio.run in a thread of its own: a browser test in the same worker may already
+    run an event loop in this thread (Playwright's sync API), where asyncio.run refuses."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def get(url: str, cookie: str | None = None):
@@ -63,7 +71,7 @@ def test_sessions_spread_over_replicas_and_stick(deployment):
     async def classroom():
         return await asyncio.gather(*(browser() for _ in range(16)))
 
-    results = asyncio.run(classroom())
+    results = run_async(classroom())
     for first, seen in results:
         assert set(seen) == {first}, f"one browser's requests went to replicas {seen}"
     replicas = {first for first, _ in results}
@@ -101,7 +109,7 @@ def test_a_link_signed_on_one_replica_is_accepted_on_another(deployment):
             )
         return progress, accepted, tampered
 
-    progress, accepted, tampered = asyncio.run(scenario())
+    progress, accepted, tampered = run_async(scenario())
     assert not accepted.exceptions
     assert not accepted.has("could not be read"), "replica 2 rejected replica 1's signature"
     assert accepted.query_string in (None, progress)
@@ -119,12 +127,12 @@ def test_a_certificate_verifies_on_every_replica(deployment):
 
     for replica in ("1", "2"):
         cookie = cookie_for(deployment, replica)
-        where, run = asyncio.run(check(cookie, cert))
+        where, run = run_async(check(cookie, cert))
         assert where == replica
         assert not run.exceptions
         assert run.has("Valid certificate"), f"replica {replica} did not accept the certificate"
         assert run.has("&lt;script&gt;"), "the name must be shown escaped"
-        _, run = asyncio.run(check(cookie, forged))
+        _, run = run_async(check(cookie, forged))
         assert run.has("Not a valid certificate")
 
 
@@ -158,7 +166,7 @@ def test_stopping_a_replica_moves_the_session_and_the_page_rebuilds(deployment):
         return before, after, where, url
 
     try:
-        before, after, where, url = asyncio.run(scenario())
+        before, after, where, url = run_async(scenario())
     finally:
         deployment.start_replica(0)
     assert where == "2", "after replica 1 stopped the session must move to replica 2"

@@ -4,8 +4,8 @@ and explain bad input. Screenshots: artifacts/screenshots/lab_*.png."""
 import pytest
 
 from grpo_core.compare import scaling_comparison
+from grpo_core.format import cell
 from tests.e2e.conftest import assert_healthy, chart_marks, open_path, settle, shot
-from ui import lab
 
 pytestmark = pytest.mark.e2e
 
@@ -84,7 +84,7 @@ def test_conventions_notebook_cell_and_scaling(app_url, page):
     type_into(page, "Prompt 2 (graded 0 to 100)", "0, 10, 5, 10")
     assert_healthy(page)
     batch_std = scaling_comparison([0, 1, 0, 1, 0, 10, 5, 10], group_size=4).batch_std
-    assert page.get_by_text(f"batch std {lab.number(batch_std)}").count() >= 1
+    assert page.get_by_text(f"batch std {cell(batch_std)}").count() >= 1
     shot(page, "lab_conventions_scaling")
 
 
