@@ -2,22 +2,19 @@
 critic costs in memory and compute against K samples per prompt."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from grpo_core import CONVENTIONS, critic, memory
-from grpo_core.critic import MAX_TOKENS, blank_padding, decode_group, encode_group, response_group
-from grpo_core.format import fmt, signed
+from grpo_core.critic import blank_padding
+from grpo_core.format import fmt
 from grpo_core.memory import ASSUMPTIONS, OPTIMIZERS, PRECISIONS
 from ui import controls, narrate, page, prose
+from ui import critic_page as cp
 from ui.figures import critic as figures
 from ui.figures.common import show
 
-DEFAULT_LENGTHS = [12, 20, 8, 30, 16, 24]
-DEFAULT_REWARDS = [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
 SIZES = [0.5, 1.5, 7.0, 14.0, 32.0, 70.0]
 KL_MEAN = 0.05
-MAX_RESPONSES = 16
 HEATMAPS = ("perfect", "yours", "grpo")  # chart keys, in the order shown
 HELP = {
     "cr.bias": "A constant error in every value estimate (> 0: too optimistic).",
@@ -38,16 +35,6 @@ def bound(key: str) -> dict:
     return {"key": key, "help": HELP.get(key), "bind": "query-params"}
 
 
-def set_group(lengths, rewards) -> None:
-    """Replace the responses (default, link): the editor starts afresh."""
-    st.session_state["cr.base"] = {"length": list(lengths), "reward": list(rewards)}
-    st.session_state["cr.version"] = st.session_state.get("cr.version", 0) + 1
-
-
-def reset_group() -> None:
-    set_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
-
-
 # The same inputs compute nothing again (moving a widget of another section, say); the
 # results are shared between sessions and never changed.
 REMEMBER = {"max_entries": 64, "show_spinner": False}
@@ -63,15 +50,7 @@ def compare(lengths: tuple, outcome: tuple, seed: int, **settings) -> critic.Cri
 
 
 page.start()
-if "cr.base" not in st.session_state:
-    set_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
-    if "cr.g" in st.query_params:
-        try:
-            lengths, rewards = decode_group(st.query_params["cr.g"], max_responses=MAX_RESPONSES)
-            set_group(lengths.tolist(), rewards.tolist())
-        except ValueError as e:
-            st.session_state["cr.link_problem"] = str(e)
-
+cp.read_link_once()
 st.title("PPO critic vs GRPO")
 st.markdown(text("intro"))
 narrate.listen(text("intro"))
@@ -83,20 +62,7 @@ st.subheader("1 · One prompt, K responses")
 left, right = st.columns([2, 3])
 with left:
     st.markdown(text("group"))
-    edited = st.data_editor(
-        pd.DataFrame(st.session_state["cr.base"]),
-        key=f"cr.group_{st.session_state['cr.version']}",
-        num_rows="dynamic",
-        hide_index=True,
-        column_config={
-            "length": st.column_config.NumberColumn(
-                "length (tokens)", min_value=1, max_value=MAX_TOKENS, step=1, format="%d"
-            ),
-            "reward": st.column_config.NumberColumn("outcome reward", format="%g"),
-        },
-        width="stretch",
-    )
-    st.button("Back to the default group", key="cr.reset", on_click=reset_group)
+    edited = cp.group_editor()
 with right:
     st.markdown(text("critic"))
     c1, c2 = st.columns(2)
@@ -111,26 +77,19 @@ with right:
     seed = c1.number_input("Seed (critic noise, KL)", 0, 10_000, 0, **bound("cr.seed"))
     convention = c2.selectbox("GRPO convention", list(CONVENTIONS), **bound("cr.conv"))
 
-cells = {c: [None if pd.isna(v) else v for v in edited[c]] for c in ("length", "reward")}
-try:
-    lengths, outcome = response_group(cells["length"], cells["reward"], max_responses=MAX_RESPONSES)
-except ValueError as e:
-    st.error(f"These responses cannot be used: {e} Showing the default group until it is fixed.")
-    lengths, outcome = response_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
-else:
-    if st.query_params.get("cr.g") != (group_link := encode_group(lengths, outcome)):
-        st.query_params["cr.g"] = group_link
+lengths, outcome = cp.responses(edited)
+settings = {"gamma": float(gamma), "lam": float(lam)}
+kl_coef = float(beta) if use_kl else None
 view = compare(
     tuple(lengths.tolist()),
     tuple(outcome.tolist()),
     int(seed),
     bias=float(bias),
     noise=float(noise),
-    gamma=float(gamma),
-    lam=float(lam),
     convention=convention,
-    kl_coef=float(beta) if use_kl else None,
+    kl_coef=kl_coef,
     kl_mean=KL_MEAN,
+    **settings,
 )
 
 # 2. Per-token advantages -------------------------------------------------------------------
@@ -145,17 +104,7 @@ shown = {title: blank_padding(z, view.mask) for title, z in shown.items()}
 limit = figures.colour_limit(*shown.values())
 for key, (title, z) in zip(HEATMAPS, shown.items(), strict=True):
     show(figures.heatmap_figure(z, view.labels, title=title, limit=limit), key=f"cr.heat_{key}")
-kl_words = (
-    f", KL penalty β = {fmt(view.kl_coef)} on toy KL of mean {fmt(KL_MEAN)}" if use_kl else ""
-)
-st.caption(
-    f"Three heatmaps of per-token advantages for {len(lengths)} responses "
-    f"({int(view.mask.sum())} tokens; γ = {fmt(gamma)}, λ = {fmt(lam)}{kl_words}). Each cell is "
-    f"marked + (blue, pushed up) or − (vermillion, pushed down); blank cells are padding; "
-    f"the colour range is ±{fmt(limit)} on all three. GRPO's rows are constant: "
-    + ", ".join(f"#{i} {signed(a)}" for i, a in enumerate(view.grpo[:, 0], 1))
-    + "."
-)
+st.caption(cp.heatmaps_caption(view, limit, kl_mean=KL_MEAN, **settings))
 
 st.markdown(text("error"))
 error = view.error
@@ -164,11 +113,7 @@ m1.metric("RMS error of PPO's advantages", fmt(error.rms), border=True)
 m2.metric("Mean shift", fmt(error.mean), border=True)
 m3.metric("Tokens pushed the wrong way", f"{error.sign_flips} of {error.tokens}", border=True)
 m4.metric("Largest error on a token", fmt(error.max_abs), border=True)
-st.caption(
-    "Your critic's PPO advantages minus the perfect critic's, over real tokens: "
-    f"RMS {fmt(error.rms)}, mean {fmt(error.mean)}, largest {fmt(error.max_abs)}; "
-    f"{error.sign_flips} of {error.tokens} tokens change sign."
-)
+st.caption(cp.error_caption(error))
 
 pick = st.selectbox(
     "Follow one response token by token",
@@ -180,16 +125,9 @@ pick = min(int(pick or 0), len(view.labels) - 1)
 n = int(lengths[pick])
 series = {"PPO, perfect critic": view.perfect, "PPO, your critic": view.yours, "GRPO": view.grpo}
 title = f"Response {view.labels[pick]}: advantage per token"
-show(
-    figures.token_lines_figure({k: a[pick, :n] for k, a in series.items()}, title=title),
-    key="cr.lines",
-)
-st.caption(
-    f"Response {pick + 1} ({n} tokens, reward {fmt(outcome[pick])}): PPO with a perfect critic "
-    f"gives its tokens {fmt(view.perfect[pick, 0])} first and {fmt(view.perfect[pick, n - 1])} "
-    f"last; with your critic {fmt(view.yours[pick, 0])} and {fmt(view.yours[pick, n - 1])}; "
-    f"GRPO gives every token {fmt(view.grpo[pick, 0])}."
-)
+lines = figures.token_lines_figure({k: a[pick, :n] for k, a in series.items()}, title=title)
+show(lines, key="cr.lines")
+st.caption(cp.lines_caption(view, pick, n, outcome[pick]))
 
 # 3. Memory ------------------------------------------------------------------------------
 st.subheader("3 · Memory: what the critic costs")
@@ -206,27 +144,24 @@ precision = c2.selectbox("Precision", list(PRECISIONS), **bound("cr.prec"))
 optimizer = c3.selectbox("Optimizer", list(OPTIMIZERS), **bound("cr.opt"))
 with_ref = c4.toggle("Reference model", value=True, **bound("cr.ref"))
 with_rm = c5.toggle("Reward model", value=True, **bound("cr.rm"))
-frozen = {"with_reference": bool(with_ref), "with_reward_model": bool(with_rm)}  # models
-options = {"precision": precision, "optimizer": optimizer, **frozen}
+options = {
+    "precision": precision,
+    "optimizer": optimizer,
+    "with_reference": bool(with_ref),
+    "with_reward_model": bool(with_rm),
+}
 held = memory_comparison(size, **options)
 table = memory_breakdown(size, with_critic=True, **options)
 left, right = st.columns([3, 2])
 title = f"{fmt(size)}B policy, {precision}, {optimizer}: GB held"
 show(figures.memory_figure(held.by_model, title=title), key="cr.memory_chart", container=left)
-left.caption(
-    f"Stacked bars of GB per model. With the critic: {held.with_critic_gb:,.1f} GB; "
-    f"without it (GRPO): {held.without_critic_gb:,.1f} GB. The value model adds "
-    f"{held.saved_gb:,.1f} GB, {held.saved_fraction:.0%} of the PPO total."
-)
+left.caption(cp.memory_caption(held))
 right.dataframe(
     table[["model", "component", "bytes_per_param", "gb"]],
     key="cr.memory_table",
     hide_index=True,
     width="stretch",
-    column_config={
-        "bytes_per_param": st.column_config.NumberColumn("bytes / param", format="%d"),
-        "gb": st.column_config.NumberColumn("GB", format="%.1f"),
-    },
+    column_config=cp.MEMORY_COLUMNS,
 )
 st.markdown("**Assumptions**\n\n" + "\n".join(f"- {a}" for a in ASSUMPTIONS))
 
@@ -239,31 +174,13 @@ mean_length = c2.number_input("Mean response length (tokens)", 1, 32_768, 500, *
 steps = rollout_compute(size, num_prompts=int(prompts), mean_length=int(mean_length))
 title = f"{fmt(size)}B policy: TFLOP per training step"
 show(figures.compute_figure(steps, title=title), key="cr.compute_chart")
-st.caption(
-    "Stacked bars of TFLOP per step (generation, policy update, critic) for "
-    f"{int(prompts)} prompts of {int(mean_length)} tokens. PPO with one sample and a critic: "
-    f"{steps.total_tflop.iloc[0]:,.0f} TFLOP; "
-    + "; ".join(
-        f"{row.setup}: {row.total_tflop:,.0f} TFLOP ({row.vs_ppo:.1f}× PPO)"
-        for row in steps.iloc[1:].itertuples()
-    )
-    + ". The reference model's forward pass, needed by both, is not counted."
-)
-tflop = {"format": "localized"}
+st.caption(cp.compute_caption(steps, int(prompts), int(mean_length)))
 st.dataframe(
     steps,
     key="cr.compute_table",
     hide_index=True,
     width="stretch",
-    column_config={
-        "group_size": st.column_config.NumberColumn("K", format="%d"),
-        "generated_tokens": st.column_config.NumberColumn("tokens", **tflop),
-        "generation_tflop": st.column_config.NumberColumn("generation TFLOP", **tflop),
-        "update_tflop": st.column_config.NumberColumn("update TFLOP", **tflop),
-        "critic_tflop": st.column_config.NumberColumn("critic TFLOP", **tflop),
-        "total_tflop": st.column_config.NumberColumn("total TFLOP", **tflop),
-        "vs_ppo": st.column_config.NumberColumn("× PPO", format="%.2f"),
-    },
+    column_config=cp.COMPUTE_COLUMNS,
 )
 
 st.markdown("**Share this view**: the link reproduces the responses and every setting.")
