@@ -13,10 +13,11 @@ from grpo_core.eps import (
     regime_bounds,
     regime_tour,
 )
-from grpo_core.format import as_typed, cell, fmt, tex, tex_term
+from grpo_core.format import cell, fmt, tex, tex_term
 from grpo_core.precision import precision_report
 from grpo_core.sentences import precision_summary
 from ui import controls, lab, narrate, page, state
+from ui import epsilon_page as ep
 from ui.figures import epsilon as figures
 from ui.figures.common import show
 
@@ -114,36 +115,10 @@ else:
         ),
         key="eps.chart",
     )
-    libraries = ", ".join(f"{name} {fmt(value)}" for name, value in LIBRARY_EPS.items())
-    shading = (
-        f"shaded: z-score where eps < {fmt(bounds[0])}, damped where eps > {fmt(bounds[1])}"
-        if bounds
-        else "no shading: the rewards are all equal, so every advantage is 0 at every eps"
-    )
-    st.caption(
-        f"Each answer's advantage (y) against eps from 1e-12 to 1 (x, log scale); answers with "
-        f"equal rewards share a line. Group std {fmt(std)}; {shading}. Dashed lines: the "
-        f"libraries' eps ({libraries}). "
-        + (
-            "eps = 0 lies off the log axis, to the left of 1e-12."
-            if zero
-            else f"Green line and diamonds: your eps {fmt(eps)}."
-        )
-    )
+    st.caption(ep.sweep_caption(std, bounds, LIBRARY_EPS, eps, zero))
     st.markdown(lab.words("epsilon", "regimes"))
     st.markdown(f"**The group at eps = {fmt(eps)}**")
-    st.dataframe(
-        {
-            "answer": at_eps["answer"],
-            "reward": [as_typed(r) for r in at_eps["reward"]],
-            "R − mean": [cell(c) for c in trace.centred],
-            "z-score (eps → 0)": [cell(z) for z in at_eps["z_score"]],
-            "advantage at your eps": [cell(a) for a in at_eps["advantage"]],
-            "(R − mean) / eps": [cell(d) for d in at_eps["damped_limit"]],
-        },
-        hide_index=True,
-        key="eps.table",
-    )
+    ep.near_tie_table(at_eps, trace)
 
 # 2. An all-equal group -------------------------------------------------------------------
 st.subheader("2 · An all-equal group")
@@ -170,16 +145,7 @@ st.latex(
     rf" = \frac{{{r0} - {mean}}}{{{denominator}}} = {result}"
 )
 outcomes = all_equal_outcomes(float(value), int(k))
-st.dataframe(
-    {
-        "convention or setting": outcomes["setting"],
-        "eps": [fmt(e) for e in outcomes["eps"]],
-        "advantage": [cell(a, nan="NaN (0/0)") for a in outcomes["advantage"]],
-        "why": outcomes["why"],
-    },
-    hide_index=True,
-    key="eps.tie_table",
-)
+ep.all_equal_table(outcomes)
 st.caption(
     f"{int(k)} answers, each scored {fmt(value)}: what every convention and a float32 trainer "
     "give each answer. " + lab.words("epsilon", "all_equal_try")
@@ -208,19 +174,7 @@ else:
         )
         m3.metric("Relative error of float32", cell(report.relative_error))
         st.markdown(precision_summary(report))
-        table = report.to_frame()
-        st.dataframe(
-            {
-                "answer": table["answer"],
-                "reward": [as_typed(r) for r in table["reward"]],
-                "as float32 stores it": [as_typed(r) for r in table["reward_float32"]],
-                "A in float64": [cell(a) for a in table["advantage_float64"]],
-                "A in float32": [cell(a) for a in table["advantage_float32"]],
-                "float32 − float64": [cell(e) for e in table["error"]],
-            },
-            hide_index=True,
-            key="eps.precision_table",
-        )
+        ep.precision_table(report.to_frame())
         st.caption(
             f"The same group at eps = {fmt(eps)}, ddof = 1, computed in float64 and, step by "
             "step as torch does, in float32."
