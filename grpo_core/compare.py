@@ -81,7 +81,9 @@ def conventions_table() -> pd.DataFrame:
                 ),
                 "std": ("sample (ddof=1)" if c.ddof else "population (ddof=0)") if scaled else "–",
                 "eps": f"{c.eps:g}" if scaled else "–",
-                "clamp": f"±{c.clip:g}" if c.clip is not None else "none",
+                "clip (OpenRLHF: the reward, before KL)": f"±{c.clip:g}"
+                if c.clip is not None
+                else "none",
                 "K = 1": {
                     "refuse": "refused",
                     "pass-through": f"A = R / (1 + {c.eps:g})",

@@ -39,11 +39,13 @@ class Convention:
     """"group": divide by the group std + eps. "batch": by the std of every
     reward in the batch + eps. "none": do not divide."""
     ddof: int
-    """0: population std (divide by K). 1: sample std (divide by K-1), as torch.std."""
+    """0: population std (divide by K). 1: sample std (divide by K-1), as torch.std and
+    TRL's own Bessel-corrected nanstd."""
     eps: float
     """Added to the std outside the square root."""
     clip: float | None
-    """Advantages are clamped to [-clip, clip]; None for no clamp."""
+    """The normalised value is clipped to [-clip, clip] (OpenRLHF: a clip of the reward,
+    before its per-token KL penalty is added); None for no clip."""
     singleton: Singleton
     """A group of one reward: "refuse" (ValueError), "pass-through" (verl: mean 0,
     std 1, so A = R / (1 + eps)), or "zero" (no spread, A = 0)."""
@@ -108,7 +110,8 @@ CONVENTIONS: dict[str, Convention] = {
             singleton="refuse",
             library='TRL GRPOTrainer, scale_rewards="group" (default)',
             source=_TRL_SOURCE,
-            description="Group mean and sample std (torch.std), eps 1e-4 added to the std.",
+            description="Group mean and sample std (torch's Tensor.std; TRL's own Bessel-corrected "
+            "nanstd in v1.x), eps 1e-4 added to the std.",
             code="A = (R - R.mean(1, keepdims=True)) / (R.std(1, ddof=1, keepdims=True) + 1e-4)",
         ),
         Convention(
@@ -121,7 +124,9 @@ CONVENTIONS: dict[str, Convention] = {
             singleton="refuse",
             library='TRL GRPOTrainer, scale_rewards="batch"',
             source=_TRL_SOURCE,
-            description="Group mean, but divided by the std of every reward in the batch.",
+            description="Group mean, divided by the std of every raw reward in the batch "
+            "(TRL >= 0.22.2; Lite PPO). Not REINFORCE++, which whitens the group-centred "
+            "advantages.",
             code="A = (R - R.mean(1, keepdims=True)) / (R.std(ddof=1) + 1e-4)",
         ),
         Convention(
@@ -160,8 +165,11 @@ CONVENTIONS: dict[str, Convention] = {
             clip=10.0,
             singleton="refuse",
             library='OpenRLHF advantage_estimator="group_norm"',
-            source="OpenRLHF/OpenRLHF openrlhf/trainer/ppo_utils/experience_maker.py",
-            description="Sample std with eps 1e-9, then advantages clamped to ±10.",
+            source="OpenRLHF/OpenRLHF openrlhf/trainer/ppo_utils/experience_maker.py; "
+            "openrlhf/models/utils.py compute_reward",
+            description="Sample std (torch.std), eps 1e-9; OpenRLHF then clips this normalised "
+            "reward to reward_clip_range ±10 and adds a per-token KL penalty (modelled here "
+            "without the KL term).",
             code="A = np.clip((R - R.mean(1, keepdims=True))"
             " / (R.std(1, ddof=1, keepdims=True) + 1e-9), -10, 10)",
         ),
@@ -188,7 +196,9 @@ CONVENTIONS: dict[str, Convention] = {
             clip=None,
             singleton="zero",
             library="Textbook z-score (population std, no eps)",
-            source="DeepSeekMath, arXiv 2402.03300, eq. for outcome supervision",
+            source="DeepSeekMath, arXiv 2402.03300, section 4.1.2: (r_i - mean(r)) / std(r); the "
+            "paper names no ddof and no eps (population std and eps = 0 are this textbook "
+            "convention's choice)",
             description="Population std (divide by K), no eps; an all-equal group gives 0.",
             code="A = np.nan_to_num((R - R.mean(1, keepdims=True)) / R.std(1, keepdims=True))",
         ),

@@ -79,7 +79,9 @@ def advantage_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
     formula = rf"A_{{{i}}} = \frac{{R_{{{i}}} - \bar R}}{{{label} + \varepsilon}}"
     value = rf"\frac{{{numerator}}}{{{tex(std)} + {tex(conv.eps)}}} = {tex(a)}"
     if trace.clamped.ravel()[idx]:
-        value += rf" \quad \text{{(clamped to }}\pm{tex(conv.clip)}\text{{)}}"
+        value += (
+            rf" \quad \text{{(clipped to }}\pm{tex(conv.clip)}\text{{: OpenRLHF\'s reward clip)}}"
+        )
     return f"{formula} = {value}"
 
 

@@ -62,7 +62,7 @@ def describe_group(trace: AdvantageTrace, g: int) -> str:
             "so eps damps these advantages toward 0."
         )
     if trace.clamped.ravel()[idx].any():
-        sentence += f" Clamped to ±{fmt(trace.convention.clip)}."
+        sentence += f" Clipped to ±{fmt(trace.convention.clip)} (OpenRLHF's reward clip)."
     return sentence
 
 
@@ -136,7 +136,8 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
         )
     sentences.append(
         f"zscore's numbers are {ratio:.4g} times verl's: zscore divides by the population "
-        f"std (ddof=0), verl, TRL and OpenRLHF by the sample std (ddof=1, torch.std), "
+        f"std (ddof=0), verl, TRL and OpenRLHF by the sample std (ddof=1: torch.std in verl "
+        "and OpenRLHF, Tensor.std or nanstd in TRL), "
         f"which is larger; at K={group_size} that scales every advantage by "
         f"sqrt({group_size}/{group_size - 1}) = {factor:.4g}{note}"
         f"{_other_sizes(zs.sizes, group_size)}." + src["verl"]
@@ -189,12 +190,13 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
         free = group_advantages(rewards, convention="openrlhf", clip=math.inf, **grouping)
         biggest = float(np.abs(np.ravel(free)).max())
         sentences.append(
-            f"OpenRLHF clamped {plural(n_clamped, 'advantage')} to ±{clamp:g} "
-            f"(the largest would have been {biggest:.3g})." + src["openrlhf"]
+            f"OpenRLHF's reward clip cut {plural(n_clamped, 'normalised reward')} to ±{clamp:g} "
+            f"(the largest would have been {biggest:.3g}; its per-token KL penalty, added "
+            "afterwards, is left out here)." + src["openrlhf"]
         )
     else:
         sentences.append(
-            f"OpenRLHF's clamp to ±{clamp:g} did not bite: its largest |advantage| is "
+            f"OpenRLHF's ±{clamp:g} reward clip did not bite: its largest |advantage| is "
             f"{np.abs(frame['openrlhf']).max():.3g}." + src["openrlhf"]
         )
 

@@ -98,7 +98,8 @@ _CONVENTION_WORDS = {  # {ddof}, {eps} and {clip} are read from grpo_core.conven
     "trl": "TRL's default convention (group mean, sample std with ddof = {ddof}, eps = ${eps}$)",
     "verl": "verl's convention (group mean, sample std with ddof = {ddof}, eps = ${eps}$)",
     "openrlhf": "OpenRLHF's group_norm (group mean, sample std with ddof = {ddof}, "
-    "eps = ${eps}$, advantages clamped to ±{clip})",
+    "eps = ${eps}$; the result clipped to ±{clip} as OpenRLHF clips its reward, "
+    "its later per-token KL penalty left out)",
     "dr-grpo": "Dr. GRPO (centre on the group mean, no division)",
     "rloo": "RLOO (baseline: the mean of the other K - 1 rewards, no division)",
     "zscore": "the textbook z-score (population std with ddof = {ddof}, no eps)",

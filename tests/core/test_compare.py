@@ -108,7 +108,8 @@ def test_conventions_table_reads_the_registry():
     t = conventions_table().set_index("convention")
     assert t.index.tolist() == list(CONVENTIONS)
     assert t.loc["verl", "K = 1"] == "A = R / (1 + 1e-06)"
-    assert t.loc["openrlhf", "clamp"] == "±10" and t.loc["openrlhf", "eps"] == "1e-09"
+    assert t.loc["openrlhf", "clip (OpenRLHF: the reward, before KL)"] == "±10"
+    assert t.loc["openrlhf", "eps"] == "1e-09"
     assert t.loc["dr-grpo", "divides by"] == "nothing" and t.loc["dr-grpo", "eps"] == "–"
     assert t.loc["trl-batch", "divides by"] == "batch std + eps"
     assert t.loc["rloo", "baseline"] == "mean of the other K-1"

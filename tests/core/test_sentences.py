@@ -39,7 +39,8 @@ def test_explain_openrlhf_clamp_and_batch_std():
     one_in_128 = np.zeros(128)
     one_in_128[0] = 1
     text = " ".join(explain_differences(one_in_128))
-    assert "OpenRLHF clamped 1 advantage to ±10 (the largest would have been 11.2)" in text
+    clip = "OpenRLHF's reward clip cut 1 normalised reward to ±10 (the largest would have been 11.2"
+    assert clip in text
     text = " ".join(explain_differences(TWO_SCALES))
     batch_std = np.std(np.asarray(TWO_SCALES), ddof=1)
     assert f"batch std {batch_std:.3g}" in text and "(0.577, 47.9)" in text
@@ -81,7 +82,7 @@ def test_damped_and_clamped_are_said():
     near = advantage_trace([1.0, 1.0 + 1e-6], convention="trl")
     assert "below eps" in describe_group(near, 0)
     one_in_128 = advantage_trace([1.0] + [0.0] * 127, convention="openrlhf")
-    assert "Clamped to ±10" in describe_group(one_in_128, 0)
+    assert "Clipped to ±10 (OpenRLHF's reward clip)" in describe_group(one_in_128, 0)
 
 
 def test_verl_lone_reward_sentence():
