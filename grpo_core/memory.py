@@ -49,9 +49,10 @@ ASSUMPTIONS: tuple[str, ...] = (
     "ignored.",
     "The reference and reward models are frozen: weights only, in the weights' dtype "
     "(2 B per parameter in bf16, 4 B in fp32), no gradients or optimizer state.",
-    "The value model (critic) is trained like the policy and, as in InstructGPT, is as large "
-    "as the policy unless another size is given (it is often initialised from the reward "
-    "model).",
+    "The value model (critic) is trained like the policy and taken to be as large as the "
+    "policy unless another size is given: DeepSeekMath (arXiv 2402.03300, section 4.1.1) says "
+    "it is typically policy-sized; InstructGPT used a 6B critic, initialised from its 6B "
+    "reward model, for a 175B policy; verl starts it from the policy/SFT checkpoint.",
     "With verifiable rewards (a checker for maths answers or code tests) there is no reward "
     "model; switch it off.",
     "Totals are for the whole job: sharding (ZeRO, FSDP) splits them over GPUs but does not "
