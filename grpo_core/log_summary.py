@@ -29,7 +29,9 @@ def group_codes(frame: pd.DataFrame) -> np.ndarray:
     log has a group column, else (step, prompt).
     """
     key = frame["group"] if "group" in frame else frame["prompt"]
-    codes, _ = pd.MultiIndex.from_arrays([frame["step"], key]).factorize()
+    step_codes, steps = pd.factorize(frame["step"])
+    key_codes, keys = pd.factorize(key)
+    codes, _ = pd.factorize(step_codes.astype(np.int64) * max(len(keys), 1) + key_codes)
     return codes
 
 

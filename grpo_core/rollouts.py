@@ -203,8 +203,10 @@ def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
     return frame
 
 
-FORMULA = re.compile(r"^\s*[=@]|^\s*[+\-]\s*[A-Za-z(]")
-HTML = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>")
+FORMULA = r"^\s*[=@]|^\s*[+\-]\s*[A-Za-z(]"
+"""Text a spreadsheet would run as a formula (=, @, or + or - before a name)."""
+HTML = r"<\s*/?\s*[A-Za-z!][^>]*>"
+"""An HTML tag."""
 
 
 def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
@@ -216,13 +218,16 @@ def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
     for column in ("prompt", "completion", "group"):
         if column not in frame:
             continue
-        text = frame[column]
+        codes, distinct = pd.factorize(frame[column])  # a prompt repeats K times: test it once
         for pattern, what in ((FORMULA, "a spreadsheet formula"), (HTML, "HTML")):
-            hits = np.flatnonzero(text.str.contains(pattern, na=False).to_numpy())
+            regex = re.compile(pattern)
+            odd = np.array([bool(regex.search(str(t))) for t in distinct], dtype=bool)
+            hits = np.flatnonzero(odd[codes]) if odd.any() else []
             for row in hits[:limit]:
                 notes.append(
                     f"Row {row + 1}, column {column}: the text looks like {what} "
-                    f"({_excerpt(text.iloc[row])}). It is shown as plain text and never run."
+                    f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
+                    "never run."
                 )
     return notes
 
