@@ -57,7 +57,7 @@ def printed_rounding(values: np.ndarray) -> float:
     values: (N,). A log written with 3 decimals (0.707) can be off by 0.0005 from the
     trainer's number; no convention can be asked to agree more closely than that.
     """
-    sample = values[: 10_000]
+    sample = values[:10_000]
     for decimals in range(1, 9):
         scaled = sample * 10.0**decimals
         if np.all(np.abs(scaled - np.round(scaled)) < 1e-6):

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from grpo_core.advantages import group_advantages
+from grpo_core.binary import std_weight
+
 NEAR_TIE_GAP = 1e-3
 """Largest reward range, relative to max(1, |mean|), for a group to count as a near tie."""
 
@@ -29,7 +32,7 @@ def group_codes(frame: pd.DataFrame) -> np.ndarray:
     log has a group column, else (step, prompt).
     """
     key = frame["group"] if "group" in frame else frame["prompt"]
-    step_codes, steps = pd.factorize(frame["step"])
+    step_codes, _ = pd.factorize(frame["step"])
     key_codes, keys = pd.factorize(key)
     codes, _ = pd.factorize(step_codes.astype(np.int64) * max(len(keys), 1) + key_codes)
     return codes
@@ -158,7 +161,8 @@ def step_summary(groups: LogGroups) -> pd.DataFrame:
 
 def log_totals(groups: LogGroups) -> dict[str, float]:
     """Whole-log figures: steps, groups, answers, fractions of zero-spread and near-tie
-    groups, and the fraction of answers in groups with signal."""
+    groups, the fraction of answers in groups with signal, and how many prompts DAPO's
+    dynamic sampling draws per prompt kept (1 / (1 - zero-spread fraction))."""
     t = groups.table
     answers = float(t["size"].sum())
     return {
@@ -168,6 +172,7 @@ def log_totals(groups: LogGroups) -> dict[str, float]:
         "zero_spread": float(t["zero_spread"].mean()),
         "near_tie": float(t["near_tie"].mean()),
         "effective_fraction": float(t.loc[~t["zero_spread"], "size"].sum() / answers),
+        "dapo_sampling_factor": 1.0 / max(1.0 - float(t["zero_spread"].mean()), 1e-12),
     }
 
 
@@ -185,3 +190,42 @@ def worst_groups(groups: LogGroups, count: int = 10) -> pd.DataFrame:
     rank = rank.sort_values(["_order", "std", "first_row"], kind="stable").head(count)
     problem = np.where(rank["near_tie"], "near tie", "zero spread")
     return rank.drop(columns="_order").assign(problem=problem)
+
+
+def method_effects(groups: LogGroups) -> pd.DataFrame:
+    """One row per group of 2 or more answers: what the app's other lessons do to it.
+
+    Columns: ``mean`` (the pass rate for 0/1 rewards), ``grpo_push`` and ``dr_grpo_push``
+    (the mean |advantage| under conventions "trl" and "dr-grpo": the size of the group's
+    update), ``kept_by_dapo`` (not zero spread: dynamic sampling keeps it), and, when every
+    reward is 0 or 1, ``difficulty_weight`` = 1 / std(p) (``binary.std_weight``, ddof 1):
+    the factor the std division gives a group of pass rate p.
+    """
+    keep = groups.sizes > 1
+    rows = keep[groups.codes]
+    codes = groups.codes[rows]
+    rewards = groups.rewards[rows]
+    sizes = groups.sizes[keep]
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    push = {}
+    for name in ("trl", "dr-grpo"):
+        a = group_advantages(rewards, group_ids=codes, convention=name)
+        push[name] = np.add.reduceat(np.abs(a), starts) / sizes
+    t = groups.table[keep]
+    out = pd.DataFrame(
+        {
+            "step": t["step"].to_numpy(),
+            "mean": t["mean"].to_numpy(),
+            "size": sizes,
+            "grpo_push": push["trl"],
+            "dr_grpo_push": push["dr-grpo"],
+            "kept_by_dapo": ~t["zero_spread"].to_numpy(),
+        }
+    )
+    if np.isin(groups.rewards, (0.0, 1.0)).all():
+        weight = np.empty(len(out))
+        for k in np.unique(sizes):  # one call per group size K
+            chosen = sizes == k
+            weight[chosen] = std_weight(out["mean"].to_numpy()[chosen], ddof=1, group_size=int(k))
+        out["difficulty_weight"] = weight
+    return out

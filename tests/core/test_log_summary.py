@@ -2,8 +2,15 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from grpo_core.log_summary import log_groups, log_totals, step_summary, worst_groups
+from grpo_core.log_summary import (
+    log_groups,
+    log_totals,
+    method_effects,
+    step_summary,
+    worst_groups,
+)
 
 LOG = pd.DataFrame(
     {
@@ -69,3 +76,19 @@ def test_random_log_against_a_pandas_groupby():
     np.testing.assert_array_equal(
         t["zero_spread"], (oracle["min"] == oracle["max"]) & (oracle["size"] > 1)
     )
+
+
+def test_method_effects_on_binary_groups():
+    frame = pd.DataFrame(
+        {"step": 0, "prompt": list("aaaabbbbcccc"), "reward": [1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1]}
+    )
+    m = method_effects(log_groups(frame))
+    np.testing.assert_allclose(m["mean"], [0.25, 0.5, 1.0])
+    assert m["kept_by_dapo"].tolist() == [True, True, False]
+    np.testing.assert_allclose(m["dr_grpo_push"], [0.375, 0.5, 0.0])
+    # GRPO's push is Dr. GRPO's times the difficulty weight (eps aside)
+    np.testing.assert_allclose(
+        m["grpo_push"][:2], (m["dr_grpo_push"] * m["difficulty_weight"])[:2], rtol=1e-3
+    )
+    assert m["difficulty_weight"][2] == np.inf
+    assert log_totals(log_groups(frame))["dapo_sampling_factor"] == pytest.approx(1.5)
