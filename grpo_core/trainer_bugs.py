@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from grpo_core.advantages import group_advantages
 from grpo_core.conventions import HISTORICAL_CONVENTIONS
@@ -117,6 +118,20 @@ class TrainerBug:
 
     def expected_advantages(self) -> np.ndarray:
         return self.expected(np.asarray(self.rewards, dtype=np.float64))
+
+    def frame(self) -> pd.DataFrame:
+        """One row per answer: prompt, answer, reward, what was printed, what should have been."""
+        rewards = np.asarray(self.rewards, dtype=np.float64)
+        prompts, k = rewards.shape
+        return pd.DataFrame(
+            {
+                "prompt": np.repeat(np.arange(1, prompts + 1), k),
+                "answer": np.tile(np.arange(1, k + 1), prompts),
+                "reward": rewards.ravel(),
+                "printed": self.printed_advantages().ravel(),
+                "should have printed": self.expected_advantages().ravel(),
+            }
+        )
 
 
 _NEMO = "https://github.com/NVIDIA-NeMo/RL"
