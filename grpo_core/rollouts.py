@@ -147,7 +147,8 @@ def detect_columns(columns, numeric) -> ColumnMap:
 
     columns: the file's column names; numeric: those holding only numbers. The reward
     columns are the numeric ones named like a reward ("reward", "score", "accuracy",
-    "correct", case-insensitive), or else every numeric column left over.
+    "correct", case-insensitive), or else every numeric column left over, or else the
+    first column named like a reward even if it holds text (so its bad row is named).
     """
     columns, numeric = list(columns), set(numeric)
     roles: dict[str, str | None] = {}
@@ -155,9 +156,10 @@ def detect_columns(columns, numeric) -> ColumnMap:
         lower = {str(c).lower(): c for c in columns if c not in roles.values()}
         roles[role] = next((lower[n] for n in names if n in lower), None)
     taken = set(roles.values())
-    rewards = [c for c in columns if c in numeric and c not in taken and REWARD_NAME.search(str(c))]
-    if not rewards:
-        rewards = [c for c in columns if c in numeric and c not in taken]
+    named = [c for c in columns if c not in taken and REWARD_NAME.search(str(c))]
+    rewards = [c for c in named if c in numeric]
+    if not rewards:  # a reward column of text is still the reward: normalise names the bad row
+        rewards = [c for c in columns if c in numeric and c not in taken] or named[:1]
     return ColumnMap(rewards=tuple(rewards), **roles)
 
 
