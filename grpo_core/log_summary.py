@@ -109,6 +109,7 @@ def log_groups(frame: pd.DataFrame) -> LogGroups:
     low = np.minimum.reduceat(rewards, starts)
     high = np.maximum.reduceat(rewards, starts)
     zero_spread = (high == low) & (sizes > 1)
+    std[zero_spread] = 0.0  # not the rounding of R - mean(R) (about 1e-16 for 1.1)
     near_tie = ~zero_spread & (high - low <= NEAR_TIE_GAP * np.maximum(1.0, np.abs(mean)))
     first_row = order[starts]
     table = pd.DataFrame(

@@ -32,6 +32,7 @@ def test_groups_collect_each_prompts_answers_per_step():
     assert t["first_row"].tolist() == [1, 2, 5, 7, 9, 11]
     np.testing.assert_array_equal(g.rewards_of(0), [1.0, 0.0])
     np.testing.assert_allclose(t["std"], [np.sqrt(0.5), 0, 1e-7 / np.sqrt(2), 0, np.sqrt(0.5), 0])
+    assert t["std"][t["zero_spread"]].tolist() == [0.0, 0.0, 0.0]
 
 
 def test_step_summary_by_hand():

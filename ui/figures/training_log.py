@@ -49,6 +49,7 @@ def reward_figure(steps: pd.DataFrame) -> dict:
     mean, std = steps["reward_mean"].to_numpy(), steps["reward_std"].to_numpy()
     band = {
         "type": "scatter",
+        "mode": "lines",
         "x": [*x, *x[::-1]],
         "y": [*(mean + std), *(mean - std)[::-1]],
         "fill": "toself",
