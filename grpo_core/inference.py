@@ -57,7 +57,11 @@ def printed_rounding(values: np.ndarray) -> float:
     values: (N,). A log written with 3 decimals (0.707) can be off by 0.0005 from the
     trainer's number; no convention can be asked to agree more closely than that.
     """
-    sample = values[:10_000]
+    try:
+        x = np.asarray(values, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError("values must be numbers.") from None
+    sample = x[np.isfinite(x)][:10_000]
     for decimals in range(1, 9):
         scaled = sample * 10.0**decimals
         if np.all(np.abs(scaled - np.round(scaled)) < 1e-6):
@@ -70,8 +74,8 @@ def base_name(candidate: str) -> str:
     return candidate.removesuffix(FLOAT32)
 
 
-def candidate_advantages(groups: LogGroups, steps: np.ndarray) -> dict[str, np.ndarray]:
-    """(N,) advantages in ``groups``' sorted order under each candidate.
+def candidate_advantages(grouped: LogGroups, steps: np.ndarray) -> dict[str, np.ndarray]:
+    """(N,) advantages in ``grouped``' sorted order under each candidate.
 
     steps: (N,) step of each sorted position (the batch of a "batch" scaling).
     A convention that refuses the log (a group of one answer) is left out.
@@ -79,28 +83,28 @@ def candidate_advantages(groups: LogGroups, steps: np.ndarray) -> dict[str, np.n
     out = {}
     for name, conv in CONVENTIONS.items():
         try:
-            out[name] = _float64(groups, steps, conv)
+            out[name] = _float64(grouped, steps, conv)
         except ValueError:
             continue
-        if conv.scale == "group" and conv.baseline == "mean" and groups.sizes.min() > conv.ddof:
-            out[name + FLOAT32] = _float32(groups, conv)
+        if conv.scale == "group" and conv.baseline == "mean" and grouped.sizes.min() > conv.ddof:
+            out[name + FLOAT32] = _float32(grouped, conv)
     return out
 
 
-def fit_conventions(groups: LogGroups, steps: np.ndarray, advantages: np.ndarray) -> ConventionFit:
+def fit_conventions(grouped: LogGroups, steps: np.ndarray, advantages: np.ndarray) -> ConventionFit:
     """Rank the candidates by their largest disagreement with ``advantages``.
 
-    steps, advantages: (N,) in ``groups``' sorted order.
+    steps, advantages: (N,) in ``grouped``' sorted order.
     """
     logged = np.asarray(advantages, dtype=np.float64)
     tolerance = max(
         RELATIVE_TOLERANCE * max(1.0, float(np.abs(logged).max())), printed_rounding(logged)
     )
     errors, per_group = {}, []
-    for name, a in candidate_advantages(groups, steps).items():
+    for name, a in candidate_advantages(grouped, steps).items():
         gap = np.abs(a - logged)
         gap[np.isnan(gap)] = np.inf
-        group_gap = np.maximum.reduceat(gap, groups.starts)
+        group_gap = np.maximum.reduceat(gap, grouped.starts)
         errors[name] = float(group_gap.max())
         per_group.append(group_gap)
     ranking = sorted(errors.items(), key=lambda item: item[1])
@@ -178,23 +182,24 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _float64(groups: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndarray:
-    k = groups.uniform_size
-    shape = {"group_size": k} if k else {"group_ids": groups.codes}
+def _float64(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndarray:
+    k = grouped.uniform_size
+    shape = {"group_size": k} if k else {"group_ids": grouped.codes}
     if conv.scale != "batch":
-        return group_advantages(groups.rewards, convention=conv.name, **shape)
-    centred = group_advantages(groups.rewards, convention=conv.name, scale="none", **shape)
-    step_std = pd.Series(groups.rewards).groupby(steps).transform("std", ddof=conv.ddof)
+        return group_advantages(grouped.rewards, convention=conv.name, **shape)
+    centred = group_advantages(grouped.rewards, convention=conv.name, scale="none", **shape)
+    step_std = pd.Series(grouped.rewards).groupby(steps).transform("std", ddof=conv.ddof)
     return centred / (step_std.fillna(0.0).to_numpy() + conv.eps)
 
 
-def _float32(groups: LogGroups, conv: Convention) -> np.ndarray:
+def _float32(grouped: LogGroups, conv: Convention) -> np.ndarray:
     """Each size class of groups as a (G_s, K_s) array through float32_advantages."""
-    out = np.empty_like(groups.rewards)
-    for size in np.unique(groups.sizes):
-        chosen = np.flatnonzero(groups.sizes == size)
-        rows = (groups.starts[chosen][:, None] + np.arange(size)).ravel()
-        a = float32_advantages(groups.rewards[rows].reshape(-1, size), eps=conv.eps, ddof=conv.ddof)
+    out = np.empty_like(grouped.rewards)
+    for size in np.unique(grouped.sizes):
+        chosen = np.flatnonzero(grouped.sizes == size)
+        rows = (grouped.starts[chosen][:, None] + np.arange(size)).ravel()
+        block = grouped.rewards[rows].reshape(-1, size)
+        a = float32_advantages(block, eps=conv.eps, ddof=conv.ddof)
         if conv.eps == 0:
             a = np.nan_to_num(a, nan=0.0)  # the textbook z-score defines 0/0 = 0
         if conv.clip is not None:

@@ -129,11 +129,11 @@ def log_groups(frame: pd.DataFrame) -> LogGroups:
     return LogGroups(order, sorted_codes, starts, sizes, rewards, table)
 
 
-def step_summary(groups: LogGroups) -> pd.DataFrame:
+def step_summary(grouped: LogGroups) -> pd.DataFrame:
     """One row per step: groups, K (smallest and largest), the fraction of zero-spread
     and near-tie groups, the effective batch (answers in groups with signal, and that
     as a fraction), the mean and std (ddof 1) of every reward at the step."""
-    t = groups.table
+    t = grouped.table
     answers = t["size"].to_numpy()
     signal = np.where(t["zero_spread"], 0, answers)
     by_step = t.assign(
@@ -160,11 +160,11 @@ def step_summary(groups: LogGroups) -> pd.DataFrame:
     return out.drop(columns=["reward_sum", "square_sum"]).reset_index()
 
 
-def log_totals(groups: LogGroups) -> dict[str, float]:
+def log_totals(grouped: LogGroups) -> dict[str, float]:
     """Whole-log figures: steps, groups, answers, fractions of zero-spread and near-tie
     groups, the fraction of answers in groups with signal, and how many prompts DAPO's
     dynamic sampling draws per prompt kept (1 / (1 - zero-spread fraction))."""
-    t = groups.table
+    t = grouped.table
     answers = float(t["size"].sum())
     return {
         "steps": int(t["step"].nunique()),
@@ -177,7 +177,7 @@ def log_totals(groups: LogGroups) -> dict[str, float]:
     }
 
 
-def worst_groups(groups: LogGroups, count: int = 10) -> pd.DataFrame:
+def worst_groups(grouped: LogGroups, count: int = 10) -> pd.DataFrame:
     """The ``count`` groups most likely to mislead the update, worst first.
 
     Near ties first (the smallest spread first: eps decides their advantages, and
@@ -185,7 +185,7 @@ def worst_groups(groups: LogGroups, count: int = 10) -> pd.DataFrame:
     still pulls on them when beta > 0). Columns of ``LogGroups.table`` plus ``problem``
     and ``group`` (the group's index for ``LogGroups.rewards_of``).
     """
-    t = groups.table.assign(group=np.arange(len(groups.table)))
+    t = grouped.table.assign(group=np.arange(len(grouped.table)))
     flagged = t[t["near_tie"] | t["zero_spread"]]
     rank = flagged.assign(_order=np.where(flagged["near_tie"], 0, 1))
     rank = rank.sort_values(["_order", "std", "first_row"], kind="stable").head(count)
@@ -193,7 +193,7 @@ def worst_groups(groups: LogGroups, count: int = 10) -> pd.DataFrame:
     return rank.drop(columns="_order").assign(problem=problem)
 
 
-def method_effects(groups: LogGroups) -> pd.DataFrame:
+def method_effects(grouped: LogGroups) -> pd.DataFrame:
     """One row per group of 2 or more answers: what the app's other lessons do to it.
 
     Columns: ``mean`` (the pass rate for 0/1 rewards), ``grpo_push`` and ``dr_grpo_push``
@@ -202,17 +202,17 @@ def method_effects(groups: LogGroups) -> pd.DataFrame:
     reward is 0 or 1, ``difficulty_weight`` = 1 / std(p) (``binary.std_weight``, ddof 1):
     the factor the std division gives a group of pass rate p.
     """
-    keep = groups.sizes > 1
-    rows = keep[groups.codes]
-    codes = groups.codes[rows]
-    rewards = groups.rewards[rows]
-    sizes = groups.sizes[keep]
+    keep = grouped.sizes > 1
+    rows = keep[grouped.codes]
+    codes = grouped.codes[rows]
+    rewards = grouped.rewards[rows]
+    sizes = grouped.sizes[keep]
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     push = {}
     for name in ("trl", "dr-grpo"):
         a = group_advantages(rewards, group_ids=codes, convention=name)
         push[name] = np.add.reduceat(np.abs(a), starts) / sizes
-    t = groups.table[keep]
+    t = grouped.table[keep]
     out = pd.DataFrame(
         {
             "step": t["step"].to_numpy(),
@@ -223,7 +223,7 @@ def method_effects(groups: LogGroups) -> pd.DataFrame:
             "kept_by_dapo": ~t["zero_spread"].to_numpy(),
         }
     )
-    if np.isin(groups.rewards, (0.0, 1.0)).all():
+    if np.isin(grouped.rewards, (0.0, 1.0)).all():
         weight = np.empty(len(out))
         for k in np.unique(sizes):  # one call per group size K
             chosen = sizes == k

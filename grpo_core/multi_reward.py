@@ -21,7 +21,10 @@ from grpo_core.advantages import group_advantages
 
 
 def _per_function(rewards, weights) -> tuple[np.ndarray, np.ndarray]:
-    r = np.asarray(rewards, dtype=np.float64)
+    try:
+        r = np.asarray(rewards, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("rewards must be a table of numbers (answers, functions).") from None
     if r.ndim != 2 or r.shape[1] < 1:
         raise ValueError(
             f"rewards must have shape (answers, reward functions), got shape {r.shape}."
@@ -33,6 +36,14 @@ def _per_function(rewards, weights) -> tuple[np.ndarray, np.ndarray]:
     return r, w
 
 
+def _ids(group_ids, n: int) -> np.ndarray:
+    """(n,) group labels, one per answer; ValueError otherwise."""
+    ids = np.asarray(group_ids, dtype=object)
+    if ids.shape != (n,):
+        raise ValueError(f"group_ids must give one label per answer ({n}).")
+    return ids
+
+
 def sum_then_normalise(rewards, group_ids, *, weights=None, convention: str = "trl") -> np.ndarray:
     """(N,) advantages of the weighted sum of the reward functions, per group.
 
@@ -42,7 +53,7 @@ def sum_then_normalise(rewards, group_ids, *, weights=None, convention: str = "t
     """
     r, w = _per_function(rewards, weights)
     total = np.nansum(r * w, axis=1)
-    return group_advantages(total, group_ids=group_ids, convention=convention)
+    return group_advantages(total, group_ids=_ids(group_ids, len(r)), convention=convention)
 
 
 def normalise_then_sum(rewards, group_ids, *, weights=None, eps: float = 1e-4) -> np.ndarray:
@@ -53,9 +64,10 @@ def normalise_then_sum(rewards, group_ids, *, weights=None, eps: float = 1e-4) -
     N answers: (S - mean S) / (sample std of S + eps).
     """
     r, w = _per_function(rewards, weights)
+    ids = _ids(group_ids, len(r))
     per = np.column_stack(
         [
-            group_advantages(r[:, f], group_ids=group_ids, convention="trl", eps=eps)
+            group_advantages(r[:, f], group_ids=ids, convention="trl", eps=eps)
             for f in range(r.shape[1])
         ]
     )
@@ -68,7 +80,9 @@ def compare_aggregations(rewards, group_ids, *, names=None, weights=None) -> pd.
     ``sign_changed`` (one pushes the answer up, the other down)."""
     r, w = _per_function(rewards, weights)
     names = [f"reward {f + 1}" for f in range(r.shape[1])] if names is None else list(names)
-    ids = np.asarray(group_ids)
+    if len(names) != r.shape[1]:
+        raise ValueError(f"names must give one name per reward function ({r.shape[1]}).")
+    ids = _ids(group_ids, len(r))
     summed = sum_then_normalise(r, ids, weights=w)
     split = normalise_then_sum(r, ids, weights=w)
     frame = pd.DataFrame({"group": ids})

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from grpo_core import _checks
 from grpo_core.advantages import group_advantages
 from grpo_core.conventions import HISTORICAL_CONVENTIONS
 
@@ -39,6 +40,16 @@ NEMO_STD_FLOOR = 1e-3
 """The floor NeMo-RL pull request 4161 put under the std: smaller stds are not divided by."""
 VERL_VARIANCE_FLOOR = 1e-6
 """verl's group_mean_std default eps, a floor on the variance: std >= 1e-3."""
+
+
+def _groups(rewards, *, minimum: int) -> np.ndarray:
+    """(P, K) finite float64 rewards, |R| <= 1e30, K >= minimum; ValueError otherwise."""
+    r = _checks.float_rewards(rewards)
+    if r.ndim != 2 or r.shape[1] < minimum:
+        raise ValueError(f"rewards must have shape (prompts, K), K >= {minimum}; got {r.shape}.")
+    if np.abs(r).max() > 1e30:
+        raise ValueError("rewards must be within ±1e30.")
+    return r
 
 
 def leave_one_out_normalised(
@@ -52,9 +63,7 @@ def leave_one_out_normalised(
     std_floor: None divides every answer (the bug); a number leaves answers whose std is
     at most the floor undivided, R_i - baseline (0: the fix of issue 1518; 1e-3: of PR 4161).
     """
-    r = np.asarray(rewards, dtype=np.float64)
-    if r.ndim != 2 or r.shape[1] < 3:
-        raise ValueError(f"rewards must have shape (prompts, K) with K >= 3, got {r.shape}.")
+    r = _groups(rewards, minimum=3)
     dtype = np.float32 if float32 else np.float64
     x = r.astype(dtype)
     k = x.shape[1]
@@ -77,7 +86,7 @@ def floored_std_advantages(rewards, *, eps: float = 1e-6) -> np.ndarray:
     var is the group's sample variance. Any group whose std is below 1e-3 is divided by
     about 1e-3 instead, so its advantages shrink by std / 1e-3.
     """
-    r = np.asarray(rewards, dtype=np.float64)
+    r = _groups(rewards, minimum=2)
     centred = r - r.mean(axis=1, keepdims=True)
     variance = (centred**2).sum(axis=1, keepdims=True) / (r.shape[1] - 1)
     return centred / (np.sqrt(np.maximum(variance, VERL_VARIANCE_FLOOR)) + eps)
@@ -85,6 +94,11 @@ def floored_std_advantages(rewards, *, eps: float = 1e-6) -> np.ndarray:
 
 def historical_advantages(name: str, rewards) -> np.ndarray:
     """(P, K) advantages under a record of ``HISTORICAL_CONVENTIONS`` (a buggy release)."""
+    if name not in HISTORICAL_CONVENTIONS:
+        raise ValueError(
+            f"unknown historical convention {name!r}; choose one of: "
+            f"{', '.join(HISTORICAL_CONVENTIONS)}."
+        )
     conv = HISTORICAL_CONVENTIONS[name]
     return group_advantages(
         rewards, convention="trl", ddof=conv.ddof, eps=conv.eps, scale=conv.scale,
