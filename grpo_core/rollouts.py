@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -83,8 +83,6 @@ class LoadedLog:
     """"csv", "jsonl" or "parquet"."""
     columns: tuple[str, ...]
     """Every column of the file, in file order."""
-    numeric: tuple[str, ...]
-    """The file's columns whose values are all numbers."""
     mapping: ColumnMap
     warnings: tuple[str, ...] = field(default=())
     """Plain-words notes: uneven groups, text that looks like a formula or HTML."""
@@ -119,10 +117,10 @@ def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
     fmt = detect_format(data.read(1024))
     data.seek(0)
     reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
-    raw, columns, numeric, mapping = reader(data, mapping)
+    raw, columns, mapping = reader(data, mapping)
     frame = normalise(raw, mapping)
     notes = group_size_notes(frame) + suspicious_text(frame)
-    return LoadedLog(frame, fmt, tuple(columns), tuple(numeric), mapping, tuple(notes))
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
 
 
 def detect_format(head: bytes) -> str:
@@ -234,7 +232,7 @@ def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
     return notes
 
 
-# --- readers: each returns (raw table, file columns, numeric columns, mapping) -------------
+# --- readers: each returns (raw table, file columns, mapping) ------------------------------
 
 
 def _open(file):
@@ -287,7 +285,7 @@ def _read_csv(data, mapping):
         )
     except (pa.ArrowInvalid, UnicodeDecodeError) as e:
         raise LogError(f"This CSV table cannot be read: {_first_line(e)}") from None
-    return _to_pandas(table), columns, numeric, mapping
+    return _to_pandas(table), columns, mapping
 
 
 def _read_jsonl(data, mapping):
@@ -306,7 +304,7 @@ def _read_jsonl(data, mapping):
     raw.columns = [str(c) for c in raw.columns]
     numeric = _numeric_columns(raw)
     mapping = mapping or detect_columns(raw.columns, numeric)
-    return raw, list(raw.columns), numeric, mapping
+    return raw, list(raw.columns), mapping
 
 
 def _read_parquet(data, mapping):
@@ -332,7 +330,7 @@ def _read_parquet(data, mapping):
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
     wanted = [c for c in mapping.columns() if c in columns]
-    return _to_pandas(parquet.read(columns=wanted)), columns, numeric, mapping
+    return _to_pandas(parquet.read(columns=wanted)), columns, mapping
 
 
 def _to_pandas(table) -> pd.DataFrame:
@@ -405,8 +403,3 @@ def _names(columns) -> str:
 
 def _first_line(error: Exception) -> str:
     return str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
-
-
-def with_mapping(log: LoadedLog, **roles) -> ColumnMap:
-    """``log.mapping`` with the given roles replaced (a hand correction from the page)."""
-    return replace(log.mapping, **roles)

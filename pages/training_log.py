@@ -139,7 +139,8 @@ first = state.parsed_rewards().groups[0] or [1.0, 0.0]
 start = pd.DataFrame(
     {"accuracy": first, "format": [FORMAT_BONUS * (i % 2 == 0) for i in range(len(first))]}
 )
-typed = st.data_editor(start, key="tl.multi", num_rows="fixed", width="stretch")
+editor_key = f"tl.multi.{st.session_state['grid_version']}"  # a new grid starts afresh
+typed = st.data_editor(start, key=editor_key, num_rows="fixed", width="stretch")
 values = typed.to_numpy(dtype=np.float64, na_value=0.0)
 both = compare_aggregations(values, np.zeros(len(values), dtype=int), names=list(typed.columns))
 st.dataframe(both, hide_index=True, key="tl.multi_table", width="stretch")
