@@ -209,3 +209,19 @@ def test_the_shipped_sample_log_is_what_the_script_makes():
     made = sample_log(np.random.default_rng(SEED))
     shipped = pd.read_csv(content.path("sample_log.csv"))
     pd.testing.assert_frame_equal(made, shipped, check_dtype=False)
+
+
+def test_a_verl_style_json_lines_dump_is_mapped_by_uid():
+    lines = [
+        {"uid": "u1", "input": "2+2?", "output": "4", "score": 1.0},
+        {"uid": "u1", "input": "2+2?", "output": "5", "score": 0.0},
+        {"uid": "u2", "input": "3+3?", "output": "6", "score": 1.0},
+        {"uid": "u2", "input": "3+3?", "output": "6", "score": 1.0},
+    ]
+    data = "\n".join(json.dumps(line) for line in lines).encode()
+    log = load_log(io.BytesIO(data))
+    assert log.format == "jsonl"
+    assert log.mapping == ColumnMap(
+        prompt="input", rewards=("score",), completion="output", group="uid"
+    )
+    assert log.frame["group"].tolist() == ["u1", "u1", "u2", "u2"]
