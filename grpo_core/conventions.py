@@ -214,3 +214,42 @@ def get_convention(name: str) -> Convention:
         raise ValueError(
             f"unknown convention {name!r}; choose one of: {', '.join(CONVENTIONS)}."
         ) from None
+
+
+_TRL_0221_SOURCE = "huggingface/trl trl/trainer/grpo_trainer.py at v0.22.0 and v0.22.1"
+
+HISTORICAL_CONVENTIONS: dict[str, Convention] = {
+    c.name: c
+    for c in (
+        Convention(
+            name="trl-0.22.1-group",
+            baseline="mean",
+            scale="none",
+            ddof=1,
+            eps=1e-4,
+            clip=None,
+            singleton="refuse",
+            library='TRL GRPOTrainer v0.22.0 and v0.22.1, scale_rewards="group" (a bug)',
+            source=_TRL_0221_SOURCE,
+            description="Historical, buggy: the default computed the batch std and then "
+            "divided by nothing (the group and batch branches were swapped; fixed in v0.22.2).",
+            code="A = R - R.mean(1, keepdims=True)",
+        ),
+        Convention(
+            name="trl-0.22.1-batch",
+            baseline="mean",
+            scale="group",
+            ddof=1,
+            eps=1e-4,
+            clip=None,
+            singleton="refuse",
+            library='TRL GRPOTrainer v0.22.0 and v0.22.1, scale_rewards="batch" (a bug)',
+            source=_TRL_0221_SOURCE,
+            description="Historical, buggy: asking for batch scaling divided by the group "
+            "std instead (fixed in v0.22.2).",
+            code="A = (R - R.mean(1, keepdims=True)) / (R.std(1, ddof=1, keepdims=True) + 1e-4)",
+        ),
+    )
+}
+"""Releases that shipped a wrong advantage, kept to reproduce their logs. Not in
+``CONVENTIONS`` (no page offers them as a choice); ``grpo_core.trainer_bugs`` uses them."""

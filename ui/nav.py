@@ -33,6 +33,9 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         # critic pages
         ("critic", "PPO critic vs GRPO", "psychology", "critic"),
         ("simulator", "Training simulator", "monitoring", "simulator"),
+        # training-log pages
+        ("training_log", "Inspect a training log", "dataset", "training-log"),
+        ("trainer_bugs", "Bugs trainers shipped", "bug_report", "trainer-bugs"),
     ],
     "Practise": [
         ("quiz", "Quiz", "quiz", "quiz"),

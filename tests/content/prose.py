@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import content
 
 MARKDOWN = ("guide.md", "cheatsheet.md", "critic.md", "home.md", "length_normalisation.md")
-TOML = ("lab.toml", "walkthrough.toml", "worked_example.toml")
+TOML = ("lab.toml", "walkthrough.toml", "worked_example.toml", "training_log.toml")
 QUIZ = "questions.toml"
 
 CLAIM = re.compile(r"\]\(claim:([^)\s]*)\)")

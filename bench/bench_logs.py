@@ -1,0 +1,103 @@
+"""Load + summary time and peak memory of a training log, for 10^4, 10^5 and 10^6 rows.
+
+Each case runs in a fresh process (so the peak resident memory, ru_maxrss, is that
+case's own): write a TRL-shaped log (step, prompt, reward, advantage; groups of 16;
+128 prompts a step) as CSV and as Parquet, then time ``rollouts.load_log`` plus what the
+training-log page computes (groups, per-step summary, worst groups, convention fit).
+The 10^5 case is also run with a 300-character completion per row. Targets: <= 5 s and
+<= 1 GB for 10^6 rows without text and 10^5 rows with text.
+
+    .venv/bin/python bench/bench_logs.py
+"""
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+K, PROMPTS = 16, 128
+CASES = [(10**4, False), (10**5, False), (10**6, False), (10**5, True)]
+
+
+def write_log(rows: int, text: bool, fmt: str, folder: Path) -> Path:
+    from grpo_core import group_advantages
+
+    rng = np.random.default_rng(0)
+    rewards = rng.integers(0, 2, rows).astype(np.float64)
+    frame = pd.DataFrame(
+        {
+            "step": np.arange(rows) // (K * PROMPTS),
+            "prompt": [f"prompt {p}" for p in (np.arange(rows) // K) % PROMPTS],
+            "reward": rewards,
+            "advantage": group_advantages(rewards, group_size=K).astype(np.float32),
+        }
+    )
+    if text:
+        frame["completion"] = [f"answer {i} " + "x" * 290 for i in range(rows)]
+    path = folder / f"log_{rows}_{int(text)}.{fmt}"
+    if fmt == "csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, index=False)
+    return path
+
+
+def measure(path: str) -> dict:
+    """Run in the child: load and summarise ``path``; seconds and peak MB."""
+    from grpo_core import rollouts
+    from grpo_core.inference import fit_conventions
+    from grpo_core.log_summary import log_groups, step_summary, worst_groups
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    with open(path, "rb") as f:
+        frame = rollouts.load_log(f).frame
+    loaded = time.perf_counter()
+    groups = log_groups(frame)
+    step_summary(groups)
+    worst_groups(groups)
+    order = groups.order
+    fit_conventions(groups, frame["step"].to_numpy()[order], frame["advantage"].to_numpy()[order])
+    done = time.perf_counter()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "load_s": loaded - start,
+        "summary_s": done - loaded,
+        "peak_mb": peak / 1024,
+        "growth_mb": (peak - before) / 1024,
+    }
+
+
+def main() -> None:
+    print(f"{'rows':>9} {'text':>5} {'format':>8} {'load s':>7} {'summary s':>9} {'peak MB':>8}")
+    with tempfile.TemporaryDirectory() as folder:
+        for rows, text in CASES:
+            for fmt in ("csv", "parquet"):
+                path = write_log(rows, text, fmt, Path(folder))
+                out = subprocess.run(
+                    [sys.executable, __file__, "--measure", str(path)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                r = json.loads(out.stdout)
+                print(
+                    f"{rows:>9,} {'yes' if text else 'no':>5} {fmt:>8} {r['load_s']:>7.2f} "
+                    f"{r['summary_s']:>9.2f} {r['peak_mb']:>8.0f}"
+                )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--measure":
+        print(json.dumps(measure(sys.argv[2])))
+    else:
+        main()

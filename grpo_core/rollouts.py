@@ -1,0 +1,405 @@
+"""A training run's completions log read into one normalised table.
+
+``load(file)`` reads CSV, JSON lines or Parquet (told apart by their content, not a file
+name) and returns a DataFrame with the columns the rest of the app reads:
+
+- ``step`` (int): the optimiser step; 0 throughout when the log has no step column.
+- ``prompt`` (str): the prompt text (or the group id when the log has only that).
+- ``reward`` (float): the reward the advantage was computed from; with several reward
+  columns (TRL logs one per reward function) their sum, as TRL sums them with weights 1.
+- ``reward.<name>`` (float): each reward column, when there are several.
+- ``completion`` (str), ``group`` (str), ``advantage`` (float): when the log has them.
+
+Row numbers in messages count data rows from 1 (a CSV's header line is not a row).
+TRL logs one column per reward function plus ``step``, ``prompt``, ``completion`` and
+``advantage`` (trl/trainer/grpo_trainer.py, the completions table); verl and OpenRLHF
+rollout dumps have no fixed layout, so the columns are detected by name and can be
+mapped by hand (``ColumnMap``). Nothing is ever evaluated: text stays text.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from grpo_core.inference import fit_conventions
+from grpo_core.log_summary import group_size_notes, log_groups
+
+MAX_BYTES = 100 * 2**20
+"""The largest file read: 100 MB."""
+MAX_ROWS = 5_000_000
+"""The most rows a log may have (a Parquet file's metadata is checked before reading)."""
+MAX_UNCOMPRESSED_BYTES = 1 * 2**30
+"""The most a Parquet file may promise to decompress to (its row groups' total size)."""
+SNIFF_ROWS = 200
+"""Rows read to detect the columns of a CSV file before reading it whole."""
+
+NAMES = {
+    "step": ("step", "global_step", "train_step", "iteration", "training_step"),
+    "prompt": ("prompt", "prompts", "query", "question", "input", "problem"),
+    "completion": ("completion", "completions", "response", "output", "generation"),
+    "group": ("group", "uid", "group_id", "prompt_id", "prompt_uid", "index"),
+    "advantage": ("advantage", "advantages", "adv"),
+}
+"""Column names recognised for each role, lower case, best first."""
+REWARD_NAME = re.compile(r"reward|score|correct|accuracy", re.IGNORECASE)
+"""A numeric column whose name matches this is a reward function's output."""
+FORMATS = ("csv", "jsonl", "parquet")
+
+
+class LogError(ValueError):
+    """A log that cannot be read, with a message naming the row and column at fault."""
+
+
+@dataclass(frozen=True)
+class ColumnMap:
+    """Which column of the file plays which role (None: the file has none)."""
+
+    prompt: str | None
+    rewards: tuple[str, ...]
+    """One or more reward columns; several are summed (weights 1)."""
+    step: str | None = None
+    completion: str | None = None
+    group: str | None = None
+    advantage: str | None = None
+
+    def columns(self) -> list[str]:
+        """Every column the map reads, once each, in a stable order."""
+        named = [self.step, self.prompt, *self.rewards, self.completion, self.group, self.advantage]
+        return list(dict.fromkeys(c for c in named if c))
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedLog:
+    """What ``load_log`` read: the normalised table and how it was made."""
+
+    frame: pd.DataFrame
+    format: str
+    """"csv", "jsonl" or "parquet"."""
+    columns: tuple[str, ...]
+    """Every column of the file, in file order."""
+    mapping: ColumnMap
+    warnings: tuple[str, ...] = field(default=())
+    """Plain-words notes: uneven groups, text that looks like a formula or HTML."""
+
+
+def infer_convention(frame: pd.DataFrame) -> list[tuple[str, float]]:
+    """Conventions best first, each with its largest |logged - recomputed advantage|.
+
+    frame: ``load``'s table with an ``advantage`` column. Candidates are every convention
+    of ``CONVENTIONS``, and "<name> (float32)" where the trainer's float32 changes digits
+    (see ``grpo_core.inference``).
+    """
+    if "advantage" not in frame:
+        raise ValueError("the log has no advantage column to compare with.")
+    groups = log_groups(frame)
+    steps = frame["step"].to_numpy()[groups.order]
+    return fit_conventions(groups, steps, frame["advantage"].to_numpy()[groups.order]).ranking
+
+
+def load(file) -> pd.DataFrame:
+    """The log in ``file`` (a path or a binary file object) as a normalised DataFrame."""
+    return load_log(file).frame
+
+
+def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
+    """Read ``file``, detect its columns (or use ``mapping``) and normalise them.
+
+    Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
+    missing or non-numeric reward column; the message names the row and column.
+    """
+    data = _open(file)
+    fmt = detect_format(data.read(1024))
+    data.seek(0)
+    reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
+    raw, columns, mapping = reader(data, mapping)
+    frame = normalise(raw, mapping)
+    notes = group_size_notes(frame) + suspicious_text(frame)
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
+
+
+def detect_format(head: bytes) -> str:
+    """ "parquet" (magic bytes PAR1), "jsonl" (starts with { or [) or "csv" (other text).
+
+    head: the file's first bytes (1 KB is plenty); NUL bytes mean a binary file.
+    """
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if b"\x00" in head:
+        raise LogError(
+            "This file is not a CSV, JSON lines or Parquet table (it holds binary data)."
+        )
+    if text[:1] in (b"{", b"["):
+        return "jsonl"
+    return "csv"
+
+
+def detect_columns(columns, numeric) -> ColumnMap:
+    """The role of each column, from its name and whether it holds numbers.
+
+    columns: the file's column names; numeric: those holding only numbers. The reward
+    columns are the numeric ones named like a reward ("reward", "score", "accuracy",
+    "correct", case-insensitive), or else every numeric column left over, or else the
+    first column named like a reward even if it holds text (so its bad row is named).
+    """
+    columns, numeric = list(columns), set(numeric)
+    roles: dict[str, str | None] = {}
+    for role, names in NAMES.items():
+        lower = {str(c).lower(): c for c in columns if c not in roles.values()}
+        roles[role] = next((lower[n] for n in names if n in lower), None)
+    taken = set(roles.values())
+    named = [c for c in columns if c not in taken and REWARD_NAME.search(str(c))]
+    rewards = [c for c in named if c in numeric]
+    if not rewards:  # a reward column of text is still the reward: normalise names the bad row
+        rewards = [c for c in columns if c in numeric and c not in taken] or named[:1]
+    return ColumnMap(rewards=tuple(rewards), **roles)
+
+
+def check_mapping(mapping: ColumnMap, columns) -> None:
+    """LogError unless ``mapping`` names a reward column and a prompt (or group) column,
+    all among ``columns`` (the file's column names)."""
+    if not mapping.rewards:
+        raise LogError(
+            "No reward column: the file has no column of numbers named like a reward "
+            f"(columns found: {_names(columns)}). Choose the reward column by hand."
+        )
+    if mapping.prompt is None and mapping.group is None:
+        raise LogError(
+            "No prompt column: answers are grouped by their prompt (or a group id such as "
+            f"verl's uid), and neither was found (columns found: {_names(columns)})."
+        )
+    missing = [c for c in mapping.columns() if c not in set(columns)]
+    if missing:
+        raise LogError(f"Column {_names(missing)} is not in the file.")
+
+
+def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
+    """The columns of ``raw`` renamed to their roles, typed and checked (see the module)."""
+    if len(raw) == 0:
+        raise LogError("The file has a header but no rows.")
+    check_mapping(mapping, raw.columns)
+    out = {}
+    out["step"] = _whole_numbers(raw[mapping.step], mapping.step) if mapping.step else 0
+    key = mapping.prompt if mapping.prompt else mapping.group
+    out["prompt"] = _text(raw[key])
+    rewards = {name: _numbers(raw[name], name) for name in mapping.rewards}
+    out["reward"] = sum(rewards.values()) if len(rewards) > 1 else rewards[mapping.rewards[0]]
+    if len(rewards) > 1:
+        out |= {f"reward.{name}": values for name, values in rewards.items()}
+    if mapping.completion:
+        out["completion"] = _text(raw[mapping.completion])
+    if mapping.group:
+        out["group"] = _text(raw[mapping.group])
+    if mapping.advantage:
+        out["advantage"] = _numbers(raw[mapping.advantage], mapping.advantage)
+    frame = pd.DataFrame(out, index=pd.RangeIndex(len(raw)))
+    frame["step"] = frame["step"].astype(np.int64)
+    return frame
+
+
+FORMULA = r"^\s*[=@]|^\s*[+\-]\s*[A-Za-z(]"
+"""Text a spreadsheet would run as a formula (=, @, or + or - before a name)."""
+HTML = r"<\s*/?\s*[A-Za-z!][^>]*>"
+"""An HTML tag."""
+
+
+def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
+    """Notes on text cells that look like a spreadsheet formula or HTML, by row and column.
+
+    They are never run: the page shows them escaped. At most ``limit`` cells are named.
+    """
+    notes = []
+    for column in ("prompt", "completion", "group"):
+        if column not in frame:
+            continue
+        codes, distinct = pd.factorize(frame[column])  # a prompt repeats K times: test it once
+        for pattern, what in ((FORMULA, "a spreadsheet formula"), (HTML, "HTML")):
+            regex = re.compile(pattern)
+            odd = np.array([bool(regex.search(str(t))) for t in distinct], dtype=bool)
+            hits = np.flatnonzero(odd[codes]) if odd.any() else []
+            for row in hits[:limit]:
+                notes.append(
+                    f"Row {row + 1}, column {column}: the text looks like {what} "
+                    f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
+                    "never run."
+                )
+    return notes
+
+
+# --- readers: each returns (raw table, file columns, mapping) ------------------------------
+
+
+def _open(file):
+    """A seekable binary stream over ``file``, after checking its size."""
+    if isinstance(file, str | os.PathLike):
+        size = os.path.getsize(file)
+        _check_size(size)
+        with open(file, "rb") as f:
+            return io.BytesIO(f.read())
+    file.seek(0, io.SEEK_END)
+    _check_size(file.tell())
+    file.seek(0)
+    return file
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_BYTES:
+        raise LogError(
+            f"The file is {size / 2**20:.0f} MB; the limit is {MAX_BYTES / 2**20:.0f} MB. "
+            "Upload a few steps of the log (its rows are independent)."
+        )
+    if size == 0:
+        raise LogError("The file is empty.")
+
+
+def _read_csv(data, mapping):
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    try:
+        sample = pd.read_csv(data, nrows=SNIFF_ROWS, sep=None, engine="python")
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as e:
+        raise LogError(f"This file is not a readable CSV table: {_first_line(e)}") from None
+    if sample.empty:
+        raise LogError("The file has a header but no rows.")
+    columns = [str(c) for c in sample.columns]
+    numeric = _numeric_columns(sample)
+    mapping = mapping or detect_columns(columns, numeric)
+    check_mapping(mapping, columns)
+    data.seek(0)
+    delimiter = _delimiter(data)
+    data.seek(0)
+    wanted = [c for c in mapping.columns() if c in columns]
+    text_types = {c: pa.string() for c in (mapping.prompt, mapping.completion, mapping.group) if c}
+    try:
+        table = pacsv.read_csv(
+            data,
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
+            convert_options=pacsv.ConvertOptions(include_columns=wanted, column_types=text_types),
+        )
+    except (pa.ArrowInvalid, UnicodeDecodeError) as e:
+        raise LogError(f"This CSV table cannot be read: {_first_line(e)}") from None
+    return _to_pandas(table), columns, mapping
+
+
+def _read_jsonl(data, mapping):
+    import pyarrow as pa
+    import pyarrow.json as pajson
+
+    head = data.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    data.seek(0)
+    try:
+        array = head.startswith(b"[")
+        raw = pd.read_json(data) if array else _to_pandas(pajson.read_json(data))
+    except (pa.ArrowInvalid, ValueError, UnicodeDecodeError) as e:
+        raise LogError(
+            f"This JSON lines file cannot be read (one JSON object per line): {_first_line(e)}"
+        ) from None
+    raw.columns = [str(c) for c in raw.columns]
+    numeric = _numeric_columns(raw)
+    mapping = mapping or detect_columns(raw.columns, numeric)
+    return raw, list(raw.columns), mapping
+
+
+def _read_parquet(data, mapping):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(data)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise LogError(f"This Parquet file cannot be read: {_first_line(e)}") from None
+    meta = parquet.metadata
+    promised = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    if meta.num_rows > MAX_ROWS or promised > MAX_UNCOMPRESSED_BYTES:
+        raise LogError(
+            f"This Parquet file promises {meta.num_rows:,} rows and {promised / 2**20:,.0f} MB "
+            f"once decompressed; the limits are {MAX_ROWS:,} rows and "
+            f"{MAX_UNCOMPRESSED_BYTES / 2**20:,.0f} MB. Nothing was read."
+        )
+    schema = parquet.schema_arrow
+    columns = list(schema.names)
+    number_types = (pa.types.is_integer, pa.types.is_floating, pa.types.is_boolean)
+    numeric = [f.name for f in schema if any(is_type(f.type) for is_type in number_types)]
+    mapping = mapping or detect_columns(columns, numeric)
+    check_mapping(mapping, columns)
+    wanted = [c for c in mapping.columns() if c in columns]
+    return _to_pandas(parquet.read(columns=wanted)), columns, mapping
+
+
+def _to_pandas(table) -> pd.DataFrame:
+    frame = table.to_pandas()
+    frame.columns = [str(c) for c in frame.columns]
+    return frame
+
+
+def _delimiter(data) -> str:
+    first = data.readline(65536).decode("utf-8", errors="replace")
+    counts = {d: first.count(d) for d in (",", "\t", ";", "|")}
+    return max(counts, key=counts.get)
+
+
+def _numeric_columns(frame: pd.DataFrame) -> list[str]:
+    return [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c].dtype)]
+
+
+def _numbers(values: pd.Series, column: str) -> np.ndarray:
+    """(N,) float64 of a column that must hold finite numbers; LogError naming the row."""
+    if pd.api.types.is_bool_dtype(values.dtype):
+        values = values.astype(np.float64)
+    if pd.api.types.is_numeric_dtype(values.dtype):
+        x = values.to_numpy(dtype=np.float64, na_value=np.nan)
+        bad = ~np.isfinite(x)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise LogError(
+                f"Row {row + 1}, column {column}: the value is {_excerpt(values.iloc[row])}, "
+                "not a finite number."
+            )
+        return x
+    parsed = pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(parsed)
+    row = int(np.flatnonzero(bad)[0]) if bad.any() else 0
+    raise LogError(
+        f"Row {row + 1}, column {column}: {_excerpt(values.iloc[row])} is not a number. "
+        f"Every value of a reward or advantage column must be a number."
+    )
+
+
+def _whole_numbers(values: pd.Series, column: str) -> np.ndarray:
+    x = values
+    if not pd.api.types.is_numeric_dtype(x.dtype):
+        x = pd.to_numeric(values.astype(str), errors="coerce")
+    x = x.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(x) | (x != np.round(x))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise LogError(
+            f"Row {row + 1}, column {column}: {_excerpt(values.iloc[row])} is not a whole "
+            "step number."
+        )
+    return x.astype(np.int64)
+
+
+def _text(values: pd.Series) -> pd.Series:
+    return values.astype("string").fillna("").reset_index(drop=True)
+
+
+def _excerpt(value, width: int = 40) -> str:
+    text = str(value)
+    return repr(text if len(text) <= width else text[: width - 1] + "…")
+
+
+def _names(columns) -> str:
+    names = [str(c) for c in columns]
+    return ", ".join(repr(n) for n in names[:12]) + (" …" if len(names) > 12 else "")
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__

@@ -1,0 +1,137 @@
+"""Inspect a training log and Bugs trainers shipped: the sample, uploads, bad files, links."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import content
+from grpo_core.trainer_bugs import BUGS
+from tests.app.conftest import open_page, texts
+
+PAGE = "pages/training_log.py"
+BUGS_PAGE = "pages/trainer_bugs.py"
+
+
+def upload(at, name: str, data: bytes):
+    at.segmented_control(key="tl.source").set_value("upload").run()
+    at.file_uploader(key="tl.upload").upload(name, data).run()
+    return at
+
+
+def table_with(at, column: str) -> pd.DataFrame:
+    """The first table on the page with this column (AppTest keeps no key on st.dataframe)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def page_text(at) -> str:
+    return "\n".join(texts(at, "markdown") + texts(at, "caption") + texts(at, "info"))
+
+
+def test_the_sample_log_is_labelled_and_read_as_trl():
+    at = open_page(PAGE)
+    assert not at.exception
+    assert any("This is a sample log, not a real run" in t for t in texts(at, "info"))
+    assert "This run matches **trl**" in page_text(at)
+    assert "320 answers in 40 groups over 8 steps" in page_text(at)
+    worst = table_with(at, "problem")
+    assert set(worst["problem"]) == {"zero spread"}
+
+
+def test_an_uploaded_parquet_log_is_read(tmp_path):
+    frame = pd.read_csv(content.path("sample_log.csv")).head(64)
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    at = upload(open_page(PAGE), "run.parquet", buffer.getvalue())
+    assert not at.exception
+    assert "Read as PARQUET: 64 answers in 8 groups over 2 steps" in page_text(at)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x00\x01binary", "binary data"),
+        (b"prompt,completion\na,x\n", "No reward column"),
+        (b"prompt,reward\na,1\na,oops\n", "Row 2, column reward: 'oops' is not a number"),
+    ],
+)
+def test_bad_files_give_a_message_and_the_page_stays_up(data, message):
+    at = upload(open_page(PAGE), "bad.csv", data)
+    assert not at.exception
+    errors = [e.replace("\\", "") for e in texts(at, "error")]  # markdown escapes removed
+    assert len(errors) == 1 and message in errors[0], errors
+    assert at.title[0].value == "Inspect a training log"
+
+
+def test_formulas_and_html_are_named_and_shown_as_text():
+    data = (
+        b"step,prompt,completion,reward\n"
+        b'1,"=HYPERLINK(""http://x"")",<img src=x onerror=alert(1)>,1\n'
+        b'1,"=HYPERLINK(""http://x"")",ok,0\n'
+    )
+    at = upload(open_page(PAGE), "evil.csv", data)
+    assert not at.exception
+    warnings = "\n".join(texts(at, "warning"))
+    assert "Row 1, column prompt" in warnings and "formula" in warnings
+    assert "Row 1, column completion" in warnings and "HTML" in warnings
+    assert "<img" not in warnings  # escaped: &lt;img
+
+
+def test_an_upload_over_the_limit_is_refused_by_the_app(monkeypatch):
+    from grpo_core import rollouts
+
+    monkeypatch.setattr(rollouts, "MAX_BYTES", 10)
+    at = upload(open_page(PAGE), "big.csv", b"prompt,reward\na,1\na,0\n")
+    assert any("the limit is 0 MB" in e for e in texts(at, "error"))
+
+
+def test_a_column_can_be_remapped_by_hand():
+    at = open_page(PAGE)
+    digest_key = next(k for k in at.session_state if str(k).endswith(".advantage"))
+    at.selectbox(key=digest_key).select_index(0).run()  # "(none)"
+    assert not at.exception
+    assert any("no advantage column" in t for t in texts(at, "info"))
+
+
+def test_a_worst_group_opens_in_the_playground():
+    at = open_page(PAGE)
+    at.button(key="tl.open.playground").click().run()
+    assert not at.exception
+    assert at.session_state["rewards_grid"] in (
+        [["1.1"] * 8],
+        [["1"] * 8],
+        [["0"] * 8],
+        [["0.1"] * 8],
+    )
+
+
+def test_the_playground_rewards_are_aggregated_both_ways():
+    at = open_page(PAGE, state={"rewards_grid": [["1", "0", "0", "1"]]})
+    both = table_with(at, "sign_changed")
+    assert both["accuracy"].tolist() == [1.0, 0.0, 0.0, 1.0]
+    assert {"sum then normalise", "normalise then sum", "sign_changed"} <= set(both.columns)
+
+
+def test_the_gallery_shows_every_bug_with_its_numbers():
+    at = open_page(BUGS_PAGE)
+    assert not at.exception
+    tables = [d.value for d in at.dataframe]
+    assert len(tables) == len(BUGS)
+    for bug, shown in zip(BUGS.values(), tables, strict=True):
+        assert len(shown) == np.asarray(bug.rewards).size
+        assert bug.url in page_text(at)
+
+
+def test_a_bug_opens_in_the_playground_with_its_settings():
+    at = open_page(BUGS_PAGE)
+    at.button(key="tb.trl-scale-swap.open.playground").click().run()
+    assert not at.exception
+    s = at.session_state
+    assert s["rewards_grid"] == [["1", "0", "0", "0"], ["1", "1", "1", "0"]]
+    assert s["settings.convention"] == "trl" and s["settings.custom"]
+    assert s["settings.scale"] == "none"
+    table = at.dataframe[-1].value  # the playground's step table
+    np.testing.assert_allclose(
+        table["advantage"], [0.75, -0.25, -0.25, -0.25, 0.25, 0.25, 0.25, -0.75]
+    )

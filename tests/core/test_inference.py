@@ -1,0 +1,116 @@
+"""Convention inference on logs generated with each convention, in float32 and float64."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from grpo_core import CONVENTIONS, group_advantages
+from grpo_core.inference import base_name, describe_fit, fit_conventions
+from grpo_core.log_summary import log_groups
+from grpo_core.precision import float32_advantages
+from grpo_core.rollouts import infer_convention
+
+
+def make_log(rewards: np.ndarray, advantages: np.ndarray) -> pd.DataFrame:
+    """A log of (steps, prompts, K) rewards with their advantages, rows shuffled per step."""
+    steps, prompts, k = rewards.shape
+    step = np.repeat(np.arange(steps), prompts * k)
+    prompt = np.tile(np.repeat([f"p{p}" for p in range(prompts)], k), steps)
+    return pd.DataFrame(
+        {"step": step, "prompt": prompt, "reward": rewards.ravel(), "advantage": advantages.ravel()}
+    )
+
+
+def rewards_with_a_small_spread(rng, steps=3, prompts=6, k=8):
+    r = rng.integers(0, 2, size=(steps, prompts, k)).astype(float)
+    r[:, 0] = 0.5 + rng.normal(0, 3e-6, size=(steps, k))  # one group whose std is near eps
+    r[:, 1] = 1.0  # a zero-spread group
+    return r
+
+
+def advantages_under(name: str, rewards: np.ndarray, *, float32: bool) -> np.ndarray:
+    conv = CONVENTIONS[name]
+    steps = rewards.shape[0]
+    if float32:
+        a = float32_advantages(rewards.reshape(-1, rewards.shape[-1]), eps=conv.eps, ddof=conv.ddof)
+        a = np.nan_to_num(a)
+        if conv.clip is not None:
+            a = np.clip(a, -conv.clip, conv.clip)
+        return a.reshape(rewards.shape)
+    if conv.scale == "batch":  # the batch is one step
+        return np.stack([group_advantages(rewards[s], convention=name) for s in range(steps)])
+    return group_advantages(rewards.reshape(-1, rewards.shape[-1]), convention=name).reshape(
+        rewards.shape
+    )
+
+
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+def test_each_float64_convention_is_found_first(name):
+    rewards = rewards_with_a_small_spread(np.random.default_rng(1))
+    log = make_log(rewards, advantages_under(name, rewards, float32=False))
+    ranking = infer_convention(log)
+    assert base_name(ranking[0][0]) == name
+    assert ranking[0][1] < 1e-9
+
+
+@pytest.mark.parametrize(
+    "name", [n for n, c in CONVENTIONS.items() if c.scale == "group" and c.baseline == "mean"]
+)
+def test_each_float32_convention_is_found_first(name):
+    rewards = rewards_with_a_small_spread(np.random.default_rng(2))
+    log = make_log(rewards, advantages_under(name, rewards, float32=True))
+    best, error = infer_convention(log)[0]
+    assert best == f"{name} (float32)"
+    assert error == 0.0
+
+
+def test_trl_and_verl_cannot_be_told_apart_on_a_coarse_log():
+    # Wide spreads, and a log printed with 3 decimals: eps 1e-4 vs 1e-6 is invisible.
+    rewards = np.tile([0.0, 1.0, 2.0, 3.0], (1, 4, 1)).astype(float)
+    logged = np.round(advantages_under("trl", rewards, float32=False), 3)
+    frame = make_log(rewards, logged)
+    groups = log_groups(frame)
+    fit = fit_conventions(groups, frame["step"].to_numpy(), frame["advantage"].to_numpy())
+    names = {base_name(m) for m in fit.matches}
+    assert {"trl", "verl", "openrlhf"} <= names
+    words = describe_fit(fit)
+    assert "cannot tell apart" in words and "eps (1e-4 vs 1e-6" in words
+
+
+def test_a_tiny_spread_tells_trl_from_verl():
+    rewards = rewards_with_a_small_spread(np.random.default_rng(3))
+    frame = make_log(rewards, advantages_under("verl", rewards, float32=False))
+    groups = log_groups(frame)
+    fit = fit_conventions(groups, frame["step"].to_numpy(), frame["advantage"].to_numpy())
+    assert {base_name(m) for m in fit.matches} == {"verl"}
+    assert describe_fit(fit).startswith("This run matches **verl**")
+
+
+def test_groups_that_match_none_are_flagged():
+    rewards = rewards_with_a_small_spread(np.random.default_rng(4))
+    advantages = advantages_under("trl", rewards, float32=False)
+    advantages[1, 3] *= 2.0  # one group logged with doubled advantages (a bug)
+    frame = make_log(rewards, advantages)
+    groups = log_groups(frame)
+    fit = fit_conventions(groups, frame["step"].to_numpy(), frame["advantage"].to_numpy())
+    flagged = groups.table.loc[fit.unmatched, ["step", "prompt"]].values.tolist()
+    assert flagged == [[1, "p3"]]
+    assert "No listed convention reproduces" in describe_fit(fit)
+
+
+def test_dr_grpo_logs_mention_the_trl_release_that_divided_by_nothing():
+    rewards = rewards_with_a_small_spread(np.random.default_rng(5))
+    frame = make_log(rewards, advantages_under("dr-grpo", rewards, float32=False))
+    groups = log_groups(frame)
+    fit = fit_conventions(groups, frame["step"].to_numpy(), frame["advantage"].to_numpy())
+    assert "v0.22.0 and v0.22.1" in describe_fit(fit)
+
+
+def test_uneven_groups_are_compared_per_size():
+    rewards = [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.5]
+    groups_of = ["a", "a", "a", "b", "b", "b", "b"]
+    advantages = group_advantages(rewards, group_ids=groups_of, convention="trl")
+    frame = pd.DataFrame(
+        {"step": 0, "prompt": groups_of, "reward": rewards, "advantage": advantages}
+    )
+    assert base_name(infer_convention(frame)[0][0]) == "trl"

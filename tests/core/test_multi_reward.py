@@ -1,0 +1,54 @@
+"""Sum-then-normalise (TRL) against normalise-then-sum (GDPO), by hand and against a loop."""
+
+import numpy as np
+import pytest
+
+from grpo_core import group_advantages
+from grpo_core.multi_reward import compare_aggregations, normalise_then_sum, sum_then_normalise
+
+# One group of 4: accuracy 0/1, a length reward on a 0-10 scale that prefers the wrong answers.
+REWARDS = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 9.0], [0.0, 10.0]])
+GROUPS = np.zeros(4, dtype=int)
+
+
+def test_sum_then_normalise_is_the_group_advantage_of_the_weighted_sum():
+    a = sum_then_normalise(REWARDS, GROUPS, weights=[1.0, 0.5])
+    total = REWARDS[:, 0] + 0.5 * REWARDS[:, 1]
+    np.testing.assert_allclose(a, group_advantages(total, convention="trl"))
+
+
+def test_normalise_then_sum_by_a_loop():
+    def z(x):
+        return (x - x.mean()) / (x.std(ddof=1) + 1e-4)
+
+    expected = z(z(REWARDS[:, 0]) + z(REWARDS[:, 1]))
+    np.testing.assert_allclose(normalise_then_sum(REWARDS, GROUPS), expected, rtol=1e-12)
+
+
+def test_the_large_scale_reward_flips_the_right_answers_only_in_the_sum():
+    frame = compare_aggregations(REWARDS, GROUPS, names=["accuracy", "length"])
+    summed = frame["sum then normalise"].to_numpy()
+    split = frame["normalise then sum"].to_numpy()
+    assert np.all(summed[:2] < 0)  # length dominates the sum: right answers pushed down
+    # each reward counts once: answer 2 (right, and not the shortest) is pushed up
+    assert split[1] > 0 and frame["sign_changed"].tolist() == [False, True, True, False]
+    assert list(frame.columns[:3]) == ["group", "accuracy", "length"]
+
+
+def test_sign_changes_are_flagged():
+    rewards = np.array([[1.0, 0.0], [0.0, 3.0], [0.0, 0.0], [1.0, 1.0]])
+    frame = compare_aggregations(rewards, GROUPS)
+    summed, split = frame["sum then normalise"], frame["normalise then sum"]
+    assert frame["sign_changed"].tolist() == list(np.sign(summed) * np.sign(split) < 0)
+    assert frame["sign_changed"].any()
+
+
+def test_nan_scores_count_as_zero_in_the_sum_and_bad_weights_are_refused():
+    rewards = np.array([[1.0, np.nan], [0.0, 1.0]])
+    np.testing.assert_allclose(
+        sum_then_normalise(rewards, [0, 0]), group_advantages([1.0, 1.0], convention="trl")
+    )
+    with pytest.raises(ValueError, match="one number per reward function"):
+        sum_then_normalise(REWARDS, GROUPS, weights=[1.0])
+    with pytest.raises(ValueError, match="shape"):
+        sum_then_normalise([1.0, 0.0], [0, 0])

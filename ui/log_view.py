@@ -1,0 +1,168 @@
+"""What the training-log page and the bugs gallery share: reading an upload once per file
+(cached by the hash of its bytes), the column-mapping controls, and opening rewards in the
+playground or the walkthrough with one click.
+
+Session keys: ``tl.source``, ``tl.upload``, ``tl.map.<digest>.<role>`` (the page's own).
+Opening a page writes the shared keys documented in ui/state.py: the grid
+(``state.set_grid``) and ``settings.*``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import content
+from grpo_core import rollouts
+from grpo_core.format import shortest
+from grpo_core.inference import ConventionFit, fit_conventions
+from grpo_core.log_summary import (
+    LogGroups,
+    log_groups,
+    log_totals,
+    method_effects,
+    step_summary,
+    worst_groups,
+)
+from grpo_core.multi_reward import compare_aggregations
+from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
+from ui import nav, state
+from ui.text import markdown_safe
+
+SAMPLE = "sample_log.csv"
+ROLES = ("step", "prompt", "completion", "group", "advantage")
+
+
+@dataclass(frozen=True)
+class Upload:
+    """The bytes of the chosen log, their SHA-256 (the cache key), and where they came from."""
+
+    data: bytes
+    digest: str
+    sample: bool
+
+
+def chosen_log(source: str, upload) -> Upload | None:
+    """The sample log, or the uploaded file after the app's own size check (None if none)."""
+    if source == "sample":
+        data = content.path(SAMPLE).read_bytes()
+        return Upload(data, hashlib.sha256(data).hexdigest(), True)
+    if upload is None:
+        return None
+    if upload.size > rollouts.MAX_BYTES:
+        raise LogError(
+            f"The file is {upload.size / 2**20:.0f} MB; the limit is "
+            f"{rollouts.MAX_BYTES / 2**20:.0f} MB. Upload a few steps of the log."
+        )
+    data = upload.getvalue()
+    return Upload(data, hashlib.sha256(data).hexdigest(), False)
+
+
+@st.cache_data(max_entries=4, show_spinner="Reading the log…")
+def read(digest: str, _data: bytes, mapping: ColumnMap | None) -> LoadedLog:
+    """``rollouts.load_log`` once per (file, mapping): the digest stands for the bytes."""
+    return rollouts.load_log(io.BytesIO(_data), mapping)
+
+
+@dataclass(frozen=True, eq=False)
+class Summary:
+    groups: LogGroups
+    steps: pd.DataFrame
+    totals: dict
+    worst: pd.DataFrame
+    effects: pd.DataFrame
+    fit: ConventionFit | None
+    aggregation: pd.DataFrame | None
+
+
+@st.cache_data(max_entries=4, show_spinner="Summarising…")
+def summarise(digest: str, mapping: ColumnMap, _frame: pd.DataFrame) -> Summary:
+    """Everything the page shows about one log, computed once per (file, mapping)."""
+    groups = log_groups(_frame)
+    fit = None
+    if "advantage" in _frame:
+        steps = _frame["step"].to_numpy()[groups.order]
+        fit = fit_conventions(groups, steps, _frame["advantage"].to_numpy()[groups.order])
+    aggregation = None
+    reward_columns = [c for c in _frame.columns if c.startswith("reward.")]
+    if reward_columns:
+        names = [c.removeprefix("reward.") for c in reward_columns]
+        order = groups.order
+        aggregation = compare_aggregations(
+            _frame[reward_columns].to_numpy()[order], groups.codes, names=names
+        )
+    return Summary(
+        groups,
+        step_summary(groups),
+        log_totals(groups),
+        worst_groups(groups),
+        method_effects(groups),
+        fit,
+        aggregation,
+    )
+
+
+def mapping_controls(log: LoadedLog, digest: str) -> ColumnMap:
+    """A selectbox per role and a multiselect for the rewards, starting from the detected
+    mapping; returns the mapping chosen."""
+    options = [None, *log.columns]
+    cols = st.columns(3)
+    chosen = {}
+    for i, role in enumerate(ROLES):
+        detected = getattr(log.mapping, role)
+        chosen[role] = cols[i % 3].selectbox(
+            role,
+            options,
+            index=options.index(detected) if detected in options else 0,
+            format_func=lambda c: "(none)" if c is None else c,
+            key=f"tl.map.{digest[:12]}.{role}",
+        )
+    rewards = cols[len(ROLES) % 3].multiselect(
+        "reward (several are summed)",
+        list(log.columns),
+        default=list(log.mapping.rewards),
+        key=f"tl.map.{digest[:12]}.rewards",
+    )
+    return ColumnMap(rewards=tuple(rewards), **chosen)
+
+
+def show_notes(notes) -> None:
+    """Warnings from the loader, with any text from the file escaped."""
+    for note in notes:
+        st.warning(markdown_safe(note))
+
+
+def open_buttons(groups: list[np.ndarray], *, key: str, settings: dict | None = None) -> None:
+    """Buttons that open ``groups`` (rewards of up to 8 prompts, up to 64 answers each) in
+    the playground and the walkthrough; ``settings`` are playground URL-style parameters
+    (c, ddof, eps, scale)."""
+    too_big = len(groups) > state.MAX_PROMPTS or max(len(g) for g in groups) > state.MAX_K
+    left, right = st.columns(2)
+    for column, file, label in (
+        (left, "playground", "Open in the playground"),
+        (right, "walkthrough", "Open in the walkthrough"),
+    ):
+        if column.button(label, key=f"{key}.{file}", disabled=too_big, width="stretch"):
+            _set_rewards(groups, settings or {})
+            st.switch_page(nav.page(file))
+    if too_big:
+        st.caption(f"Too large for the playground ({state.MAX_K} answers at most).")
+
+
+def _set_rewards(groups: list[np.ndarray], settings: dict) -> None:
+    width = max(len(g) for g in groups)
+    state.set_grid([[shortest(float(r)) for r in g] + [""] * (width - len(g)) for g in groups])
+    s = st.session_state
+    s["settings.convention"] = settings.get("c", "trl")
+    custom = {k: settings[k] for k in ("ddof", "eps", "scale") if k in settings}
+    s["settings.custom"] = bool(custom)
+    if custom:
+        s["settings.ddof"] = int(custom.get("ddof", 1))
+        s["settings.eps"] = custom.get("eps", "0.0001")
+        s["settings.scale"] = custom.get("scale", "group")
+        s["settings.clip"] = ""
