@@ -1,6 +1,6 @@
 """Write content/sample_log.csv: the made-up TRL-style log the training-log page ships with.
 
-    python scripts/make_sample_log.py
+python scripts/make_sample_log.py
 """
 
 import sys
@@ -10,8 +10,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import content  # noqa: E402
-from grpo_core.sample_log import sample_log  # noqa: E402
+import content
+from grpo_core.sample_log import sample_log
 
 SEED = 16
 
