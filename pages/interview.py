@@ -109,6 +109,6 @@ for qid in round_.order:
         if not covered:
             st.markdown(
                 "**Key points to make next time**\n\n"
-                + "\n".join(f"- {p}" for p in question.key_points)
+                + "\n".join(f"- {p.text}" for p in question.key_points)
             )
 st.button("Start another round", key="iv.again", type="primary", on_click=end_round)

@@ -159,7 +159,7 @@ def followup_key(question: Question) -> None:
     """The model answer and the key points of a follow-up."""
     with st.container(border=True):
         st.markdown(f"**Model answer.** {question.model_answer}")
-        st.markdown("**Key points**\n\n" + "\n".join(f"- {p}" for p in question.key_points))
+        st.markdown("**Key points**\n\n" + "\n".join(f"- {p.text}" for p in question.key_points))
         if question.explanation:
             st.markdown(cite(question.explanation))
 

@@ -224,7 +224,7 @@ def test_followup_write_first_then_reveal_then_self_grade():
     at.button(key=f"qz.reveal.{qid}").click().run()
     assert texts(at, "text") == ["It puts prompts on one scale."]  # beside the model answer
     shown = everything(at)
-    assert q.model_answer in shown and all(p in shown for p in q.key_points)
+    assert q.model_answer in shown and all(p.text in shown for p in q.key_points)
     assert qid not in quiz_of(at).answers and "qz.next" not in [b.key for b in at.button]
     at.button(key=f"qz.missed.{qid}").click().run()
     assert quiz_of(at).answers[qid] is False
@@ -432,7 +432,7 @@ def test_interview_round_timer_self_grading_and_summary():
     summary = everything(at)
     assert "### 2 of 3 covered, in 2:0" in summary
     missed = BY_ID[round_.order[1]]
-    assert all(p in summary for p in missed.key_points)
+    assert all(p.text in summary for p in missed.key_points)
     at.button(key="iv.again").click().run()
     assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
 
