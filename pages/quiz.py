@@ -4,7 +4,7 @@ import secrets
 
 import streamlit as st
 
-from practice.certificates import MAX_NAME_CHARS, issue, verify
+from grpo_core.format import plural
 from practice.questions import KINDS, TOPICS
 from practice.session import (
     MAX_SEED,
@@ -18,10 +18,9 @@ from practice.session import (
     score,
     start_quiz,
 )
-from ui import page
+from ui import certificate, page
 from ui import quiz_widgets as qw
 from ui.secret import cert_key_or_problem, cert_secret_or_problem
-from ui.text import markdown_safe
 
 PREFIX = "qz"
 
@@ -70,31 +69,6 @@ def go_next() -> None:
 
 def retry() -> None:
     begin(retry_missed(st.session_state["qz.state"]))
-
-
-def get_certificate(key, quiz) -> None:
-    """Issue the certificate of a passed full quiz: its score, topics and kinds, and how the
-    score was made (machine-graded answers only)."""
-    s = st.session_state
-    s.pop("qz.cert_error", None)
-    s.pop("qz.cert_id", None)
-    if problem := qw.bounded("qz.name", MAX_NAME_CHARS, "The name"):
-        s["qz.cert_error"] = problem
-        return
-    questions = [qw.by_id()[q] for q in quiz.order]
-    sc = score(quiz)
-    try:
-        s["qz.cert_id"] = issue(
-            s.get("qz.name") or "",
-            sc.correct,
-            sc.total,
-            private_key=key,
-            topics=sorted({q.topic for q in questions}),
-            kinds=sorted({q.kind for q in questions}),
-            scoring=qw.SCORING,
-        )
-    except ValueError as err:
-        s["qz.cert_error"] = str(err)
 
 
 page.start()
@@ -157,7 +131,8 @@ if current is not None and current in quiz.order:
     position = quiz.order.index(current) + 1
     st.progress(
         progress(quiz),
-        text=f"Question {position} of {sc.total} · {sc.shown} points so far",
+        text=f"Question {position} of {sc.total} · {sc.shown} "
+        f"{plural(sc.correct, 'point', with_count=False)} so far",
     )
     question = qw.by_id()[current]
     qw.header(question, f"Question {position}")
@@ -183,7 +158,7 @@ if current is not None and current in quiz.order:
 st.progress(1.0, text=f"Finished · {sc.shown} of {sc.total} points")
 st.subheader("Your score")
 st.markdown(f"### {sc.shown} of {sc.total} points ({sc.percent:.1f}%)")
-st.caption(qw.SCORING)
+st.caption(certificate.SCORING)
 if not quiz.full:
     st.caption(
         f"This quiz asked {sc.total} of the {len(quiz.bank_ids)} questions; only a full quiz "
@@ -214,49 +189,7 @@ buttons.button(
 )
 
 if certificate_earned(quiz):
-    st.subheader("Your certificate")
-    if key is None:
-        st.error(f"Certificates are not available on this server: {key_problem}")
-    else:
-        st.markdown(
-            "You passed the full quiz. Type the name to put on your certificate; it is "
-            "shown exactly as typed."
-        )
-        st.text_input("Name on the certificate", key="qz.name")
-        st.button(
-            "Get my certificate",
-            key="qz.cert",
-            type="primary",
-            icon=":material/workspace_premium:",
-            on_click=get_certificate,
-            args=(key, quiz),
-        )
-        if s.get("qz.cert_error"):
-            st.error(f"No certificate yet: {s['qz.cert_error']}")
-        cert_id = s.get("qz.cert_id")
-        cert = verify(cert_id, public_key=key.public_key()) if cert_id else None
-        if cert:
-            st.success(
-                f"Certificate issued to **{markdown_safe(cert['name'])}**: {cert['correct']} of "
-                f"{cert['total']} points ({cert['percent']}%) on {cert['date']}."
-            )
-            st.markdown("Your certificate ID (anyone can check it on the verify page):")
-            st.code(cert_id, language=None, wrap_lines=True)
-            links = st.container(horizontal=True, vertical_alignment="center")
-            links.download_button(
-                "Download the certificate (HTML)",
-                data=qw.certificate_html(cert, cert_id, qw.verify_url(cert_id)),
-                file_name="grpo-advantage-certificate.html",
-                mime="text/html",
-                key="qz.download",
-                icon=":material/download:",
-            )
-            links.page_link(
-                "pages/verify.py",
-                label="Check it on the verify page",
-                icon=":material/verified:",
-                query_params={"id": cert_id},
-            )
+    certificate.section(quiz, key, key_problem, prefix=PREFIX)
 
 st.subheader("Review: what you missed")
 if not wrong:

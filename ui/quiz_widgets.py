@@ -16,18 +16,14 @@ Widget keys, for a page prefix ``p`` and question id ``q``: ``p.choice.q``,
 
 from __future__ import annotations
 
-import html
 import re
-import string
 import time
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 import numpy as np
-import segno
 import streamlit as st
 
-import content
 from practice.answer_text import MAX_ANSWER_CHARS
 from practice.bank import load_bank
 from practice.drills import Drill, make_drill
@@ -55,12 +51,6 @@ KIND_TITLES = {
 _INPUT_KINDS = ("choice", "blank", "num", "text")
 
 OnAnswer = Callable[[str, bool | Fraction], None]
-
-SCORING = (
-    "Machine-graded: choices, formula blanks and numeric drills count 1 when right; each "
-    "interview follow-up counts the fraction of its key points the typed answer made."
-)
-"""How a quiz's score is made, as the certificate states it."""
 
 
 # --- the bank -------------------------------------------------------------------------------
@@ -331,34 +321,6 @@ def elapsed(start: float, end: float | None = None) -> str:
     """Time since ``start`` (until ``end``, or now) as m:ss."""
     seconds = int(max(0.0, (time.time() if end is None else end) - start))
     return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def verify_url(cert_id: str) -> str:
-    """The verify page's address for this ID, absolute when the app knows its own URL."""
-    page = (st.context.url or "").split("?")[0].split("#")[0]
-    base = page.rsplit("/", 1)[0] if page.count("/") > 2 else page.rstrip("/")
-    return f"{base}/verify?id={cert_id}" if base else f"verify?id={cert_id}"
-
-
-def certificate_html(cert: dict, cert_id: str, link: str) -> str:
-    """content/certificate.html filled in: every value HTML-escaped (names are text, not
-    markup), the topics by title, and a QR code (inline SVG made by segno) of ``link``."""
-    template = string.Template(content.read_text("certificate.html"))
-    topics = [TOPICS.get(t, t) for t in cert.get("topics", ())]
-    values = {
-        "name": cert["name"],
-        "correct": cert["correct"],
-        "total": cert["total"],
-        "percent": cert["percent"],
-        "date": cert["date"],
-        "topics": "; ".join(topics) if topics else "the GRPO advantage lab's question bank",
-        "scoring": cert.get("scoring", "Graded right or wrong per question."),
-        "cert_id": cert_id,
-        "verify_url": link,
-    }
-    escaped = {k: html.escape(str(v), quote=True) for k, v in values.items()}
-    qr = segno.make(link, error="m").svg_inline(scale=3, title="QR code of the verify link")
-    return template.substitute(escaped, qr=qr)
 
 
 # --- progress in the URL ---------------------------------------------------------------------

@@ -292,7 +292,7 @@ def test_full_quiz_score_review_retry_and_certificate_round_trip():
     page_html = qw_html(at)
     assert html.escape(HOSTILE_NAME) in page_html and "<script>alert" not in page_html
     assert cert_id in page_html and "<svg" in page_html  # the QR code of the verify link
-    assert "Topics covered:</strong> Batch vs group scaling; " in page_html
+    assert "Topics covered:</strong> The GRPO advantage formula; Subtracting" in page_html
     # the verify page, opened with ?id=, shows it
     verified = open_page(VERIFY, query={"id": cert_id})
     assert not verified.exception
@@ -312,12 +312,12 @@ def test_full_quiz_score_review_retry_and_certificate_round_trip():
 
 def qw_html(at) -> str:
     """The certificate HTML the download button holds (rebuilt as the page builds it)."""
-    from ui import quiz_widgets as qw
+    from ui.certificate import certificate_html
 
     cert_id = at.session_state["qz.cert_id"]
     assert at.get("download_button")
     cert = verify(cert_id, public_key=PUBLIC)
-    return qw.certificate_html(cert, cert_id, f"verify?id={cert_id}")
+    return certificate_html(cert, cert_id, f"verify?id={cert_id}")
 
 
 def test_a_failed_full_quiz_offers_no_certificate():
