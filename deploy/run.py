@@ -5,10 +5,11 @@
     .venv/bin/python deploy/run.py --replicas 3 --listen 0.0.0.0 --duration 3600
 
 Each replica is `streamlit run app.py` on its own loopback port, with the settings a
-shared server wants (no file watcher, no forced GC after every run) and the same
-GRPO_CERT_SECRET (taken from the environment, else generated once into
-<run-dir>/cert_secret), so a certificate issued on one replica verifies on any
-other. nginx (Debian's package; only the binary is used) runs in the foreground
+shared server wants (no file watcher, no forced GC after every run), the same
+certificate signing key GRPO_CERT_KEY and the same GRPO_CERT_SECRET (each taken from
+the environment, else generated once into <run-dir>/cert_key and <run-dir>/cert_secret),
+so a certificate or a progress link made on one replica verifies on any other.
+nginx (Debian's package; only the binary is used) runs in the foreground
 with a config written from deploy/nginx.conf.template into the run directory,
 its own pid file, logs and temp paths. Every few seconds each replica's
 /_stcore/health is polled; a replica that stops answering is restarted.
@@ -18,6 +19,7 @@ Ctrl-C (or --duration) stops everything this script started.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import os
 import secrets
@@ -34,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CERT_ENV = "GRPO_CERT_SECRET"
+KEY_ENV = "GRPO_CERT_KEY"
 
 SERVER_FLAGS = [
     "--server.headless", "true",
@@ -91,18 +94,35 @@ def start_app(port: int, *, env: dict | None = None, log: Path | None = None) ->
     )  # fmt: skip
 
 
-def cert_secret(run_dir: Path) -> str:
-    """GRPO_CERT_SECRET from the environment, else from (or generated into) run_dir/cert_secret."""
-    value = os.environ.get(CERT_ENV, "").strip()
+def shared_value(run_dir: Path, name: str, file_name: str, make) -> str:
+    """``name`` from the environment, else from (or generated with ``make`` into) a 0600 file
+    of the run directory: the one value every replica is handed."""
+    value = os.environ.get(name, "").strip()
     if value:
         return value
-    path = run_dir / "cert_secret"
+    path = run_dir / file_name
     if path.exists():
         return path.read_text().strip()
-    value = secrets.token_urlsafe(32)
+    value = make()
     path.touch(mode=0o600)
     path.write_text(value + "\n")
     return value
+
+
+def cert_secret(run_dir: Path) -> str:
+    """GRPO_CERT_SECRET from the environment, else from (or generated into) run_dir/cert_secret."""
+    return shared_value(run_dir, CERT_ENV, "cert_secret", lambda: secrets.token_urlsafe(32))
+
+
+def cert_key(run_dir: Path) -> str:
+    """GRPO_CERT_KEY (an Ed25519 private key, base64url of 32 random bytes) from the
+    environment, else from (or generated into) run_dir/cert_key."""
+    return shared_value(
+        run_dir,
+        KEY_ENV,
+        "cert_key",
+        lambda: base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("="),
+    )
 
 
 def render_config(ports: list[int], *, listen: str, port: int, run_dir: Path) -> str:
@@ -160,7 +180,7 @@ class Deployment:
             self.run_dir.chmod(self.run_dir.stat().st_mode | 0o711)
             for sub in (self.run_dir / "tmp").iterdir():
                 shutil.chown(sub, "nobody", "nogroup")
-        self.env = {CERT_ENV: cert_secret(self.run_dir)}
+        self.env = {CERT_ENV: cert_secret(self.run_dir), KEY_ENV: cert_key(self.run_dir)}
         try:
             for i in range(len(self.ports)):
                 self.start_replica(i, wait=False)

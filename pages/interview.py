@@ -1,4 +1,5 @@
-"""Interview drill: a timed mock round of follow-up questions, answered in writing, self-graded."""
+"""Interview drill: a timed mock round of follow-up questions, answered in writing, graded
+point by point; a clock per question and for the round."""
 
 import secrets
 import time
@@ -22,21 +23,25 @@ def start_round() -> None:
     s["iv.round"] = start_quiz(qw.bank_ids(), seed, only=chosen)
     s["iv.current"] = next_question(s["iv.round"])
     s["iv.start"], s["iv.end"] = time.time(), None
+    s["iv.q_start"], s["iv.times"] = s["iv.start"], {}
 
 
-def on_answer(question_id: str, correct: bool) -> None:
+def on_answer(question_id: str, credit) -> None:
     s = st.session_state
-    s["iv.round"] = record_answer(s["iv.round"], question_id, correct)
+    s["iv.round"] = record_answer(s["iv.round"], question_id, credit)
+    s["iv.times"] = {**s["iv.times"], question_id: time.time() - s["iv.q_start"]}
     if s["iv.round"].finished:
         s["iv.end"] = time.time()
 
 
 def go_next() -> None:
-    st.session_state["iv.current"] = next_question(st.session_state["iv.round"])
+    s = st.session_state
+    s["iv.current"] = next_question(s["iv.round"])
+    s["iv.q_start"] = time.time()
 
 
 def end_round() -> None:
-    for key in ("iv.round", "iv.current", "iv.start", "iv.end"):
+    for key in ("iv.round", "iv.current", "iv.start", "iv.end", "iv.q_start", "iv.times"):
         st.session_state.pop(key, None)
     qw.forget(PREFIX)
 
@@ -46,8 +51,9 @@ s = st.session_state
 st.title("Interview drill")
 st.markdown(
     "A mock round of the follow-up questions interviewers ask about GRPO's advantage. For "
-    "each one, write (or say, then jot down) your answer, reveal the model answer and its "
-    "key points, and grade yourself. The clock runs, but nothing is cut off."
+    "each one, write (or say, then jot down) your answer and press Check: it is graded point by "
+    "point against the key points, quoting the words that earned each, beside the model answer. "
+    f"Each question has its own clock (aim for {SUGGESTED_MINUTES} minutes); nothing is cut off."
 )
 followups = qw.bank_ids(kinds=["followup"])
 
@@ -69,8 +75,21 @@ running = s.get("iv.end") is None
 
 @st.fragment(run_every=1 if running else None)
 def clock() -> None:
-    words = "elapsed" if running else "in total"
-    st.markdown(f":material/timer: **{qw.elapsed(s['iv.start'], s.get('iv.end'))}** {words}")
+    """This question's time against the suggested minutes, and the round's total."""
+    total = qw.elapsed(s["iv.start"], s.get("iv.end"))
+    current = s.get("iv.current")
+    if not running or current is None:
+        st.markdown(f":material/timer: **{total}** in total")
+        return
+    done = s["iv.times"].get(current)
+    spent = done if done is not None else time.time() - s["iv.q_start"]
+    over = spent > 60 * SUGGESTED_MINUTES
+    this = qw.elapsed(0, spent)
+    color = "orange" if over else "blue"
+    st.markdown(
+        f":{color}[:material/timer: **{this}** on this question] (aim: {SUGGESTED_MINUTES}:00)"
+        f" · {total} in total"
+    )
 
 
 clock()
@@ -95,20 +114,24 @@ if current is not None:
 
 # Summary ---------------------------------------------------------------------------------
 st.subheader("Round summary")
-st.markdown(f"### {sc.correct} of {sc.total} covered, in {qw.elapsed(s['iv.start'], s['iv.end'])}")
+st.markdown(
+    f"### {sc.shown} of {sc.total} questions' worth of key points, in "
+    f"{qw.elapsed(s['iv.start'], s['iv.end'])}"
+)
 for qid in round_.order:
     question = qw.by_id()[qid]
-    covered = round_.answers.get(qid)
+    attempt = qw.graded(PREFIX, qid)
+    hits = attempt.followup.hits if attempt else (False,) * len(question.key_points)
     with st.container(border=True):
+        made = sum(hits)
         mark = (
-            ":green[:material/check_circle: Covered]"
-            if covered
-            else ":gray[:material/cancel: Missed]"
+            ":green[:material/check_circle:]" if made == len(hits) else ":gray[:material/cancel:]"
         )
-        st.markdown(f"{mark} · {question.prompt}")
-        if not covered:
+        spent = qw.elapsed(0, s["iv.times"].get(qid, 0))
+        st.markdown(f"{mark} **{made} of {len(hits)} points** in {spent} · {question.prompt}")
+        missed = [p.text for p, hit in zip(question.key_points, hits, strict=True) if not hit]
+        if missed:
             st.markdown(
-                "**Key points to make next time**\n\n"
-                + "\n".join(f"- {p}" for p in question.key_points)
+                "**Key points to make next time**\n\n" + "\n".join(f"- {p}" for p in missed)
             )
 st.button("Start another round", key="iv.again", type="primary", on_click=end_round)

@@ -4,7 +4,7 @@ import secrets
 
 import streamlit as st
 
-from practice.certificates import MAX_NAME_CHARS, issue, verify
+from grpo_core.format import plural
 from practice.questions import KINDS, TOPICS
 from practice.session import (
     MAX_SEED,
@@ -18,10 +18,9 @@ from practice.session import (
     score,
     start_quiz,
 )
-from ui import page
+from ui import certificate, page
 from ui import quiz_widgets as qw
-from ui.secret import cert_secret_or_problem
-from ui.text import markdown_safe
+from ui.secret import cert_key_or_problem, cert_secret_or_problem
 
 PREFIX = "qz"
 
@@ -39,9 +38,10 @@ def begin(quiz) -> None:
 def new_quiz(full: bool = False) -> None:
     """A new quiz from the "New quiz" settings (seed, filter), or a full random one."""
     s = st.session_state
+    too_long = qw.bounded("qz.seed_in", 10, "The seed")
     seed_text = "" if full else (s.get("qz.seed_in") or "").strip()
     if seed_text:
-        if not seed_text.isdigit() or int(seed_text) > MAX_SEED:
+        if too_long or not seed_text.isdigit() or int(seed_text) > MAX_SEED:
             s["qz.setup_error"] = f"The seed must be a whole number from 0 to {MAX_SEED}."
             return
         seed = int(seed_text)
@@ -59,8 +59,8 @@ def new_quiz(full: bool = False) -> None:
     begin(start_quiz(qw.bank_ids(), seed, only=pool))
 
 
-def on_answer(question_id: str, correct: bool) -> None:
-    st.session_state["qz.state"] = record_answer(st.session_state["qz.state"], question_id, correct)
+def on_answer(question_id: str, credit) -> None:
+    st.session_state["qz.state"] = record_answer(st.session_state["qz.state"], question_id, credit)
 
 
 def go_next() -> None:
@@ -71,25 +71,18 @@ def retry() -> None:
     begin(retry_missed(st.session_state["qz.state"]))
 
 
-def get_certificate(secret: bytes, correct: int, total: int) -> None:
-    s = st.session_state
-    s.pop("qz.cert_error", None)
-    try:
-        s["qz.cert_id"] = issue(s.get("qz.name") or "", correct, total, secret=secret)
-    except ValueError as err:
-        s.pop("qz.cert_id", None)
-        s["qz.cert_error"] = str(err)
-
-
 page.start()
 s = st.session_state
 st.title("Quiz")
 st.markdown(
     "One question at a time. Answer first: the feedback, with why each answer is right or "
-    "wrong, appears after you press **Check**. At the end you get your score, a review of "
-    f"what you missed and a retry; a full quiz with {PASS_PERCENT}% right earns a certificate."
+    "wrong, appears after you press **Check**. Interview follow-ups are typed and graded point "
+    "by point: each counts the fraction of its key points you made. At the end you get your "
+    f"score, a review of what you missed and a retry; a full quiz with {PASS_PERCENT}% earns a "
+    "certificate."
 )
-secret, secret_problem = cert_secret_or_problem()
+secret, _ = cert_secret_or_problem()
+key, key_problem = cert_key_or_problem()
 
 # Restore: this session's quiz, else the link's progress, else a fresh quiz. A link is read
 # when it is not the one this session last wrote (a callback may have moved on since).
@@ -123,7 +116,7 @@ with st.expander(f"New quiz · this one: seed {quiz.seed}, {len(quiz.order)} que
         key="qz.kinds",
         placeholder="All kinds",
     )
-    c3.text_input("Seed (blank = random)", key="qz.seed_in", max_chars=10)
+    c3.text_input("Seed (blank = random)", key="qz.seed_in")
     st.caption(
         f"The seed fixes the order and the drills' numbers. Only a full quiz (all "
         f"{len(quiz.bank_ids)} questions, no filter) earns a certificate."
@@ -138,7 +131,8 @@ if current is not None and current in quiz.order:
     position = quiz.order.index(current) + 1
     st.progress(
         progress(quiz),
-        text=f"Question {position} of {sc.total} · {sc.correct} right so far",
+        text=f"Question {position} of {sc.total} · {sc.shown} "
+        f"{plural(sc.correct, 'point', with_count=False)} so far",
     )
     question = qw.by_id()[current]
     qw.header(question, f"Question {position}")
@@ -161,9 +155,10 @@ if current is not None and current in quiz.order:
     st.stop()
 
 # The end of the quiz ---------------------------------------------------------------------
-st.progress(1.0, text=f"Finished · {sc.correct} of {sc.total} right")
+st.progress(1.0, text=f"Finished · {sc.shown} of {sc.total} points")
 st.subheader("Your score")
-st.markdown(f"### {sc.correct} of {sc.total} right ({sc.percent:.1f}%)")
+st.markdown(f"### {sc.shown} of {sc.total} points ({sc.percent:.1f}%)")
+st.caption(certificate.SCORING)
 if not quiz.full:
     st.caption(
         f"This quiz asked {sc.total} of the {len(quiz.bank_ids)} questions; only a full quiz "
@@ -194,49 +189,7 @@ buttons.button(
 )
 
 if certificate_earned(quiz):
-    st.subheader("Your certificate")
-    if secret is None:
-        st.error(f"Certificates are not available on this server: {secret_problem}")
-    else:
-        st.markdown(
-            "You passed the full quiz. Type the name to put on your certificate; it is "
-            "shown exactly as typed."
-        )
-        st.text_input("Name on the certificate", max_chars=MAX_NAME_CHARS, key="qz.name")
-        st.button(
-            "Get my certificate",
-            key="qz.cert",
-            type="primary",
-            icon=":material/workspace_premium:",
-            on_click=get_certificate,
-            args=(secret, sc.correct, sc.total),
-        )
-        if s.get("qz.cert_error"):
-            st.error(f"No certificate yet: {s['qz.cert_error']}")
-        cert_id = s.get("qz.cert_id")
-        cert = verify(cert_id, secret=secret) if cert_id else None
-        if cert:
-            st.success(
-                f"Certificate issued to **{markdown_safe(cert['name'])}**: {cert['correct']} of "
-                f"{cert['total']} ({cert['percent']}%) on {cert['date']}."
-            )
-            st.markdown("Your certificate ID (anyone can check it on the verify page):")
-            st.code(cert_id, language=None, wrap_lines=True)
-            links = st.container(horizontal=True, vertical_alignment="center")
-            links.download_button(
-                "Download the certificate (HTML)",
-                data=qw.certificate_html(cert, cert_id, qw.verify_url(cert_id)),
-                file_name="grpo-advantage-certificate.html",
-                mime="text/html",
-                key="qz.download",
-                icon=":material/download:",
-            )
-            links.page_link(
-                "pages/verify.py",
-                label="Check it on the verify page",
-                icon=":material/verified:",
-                query_params={"id": cert_id},
-            )
+    certificate.section(quiz, key, key_problem, prefix=PREFIX)
 
 st.subheader("Review: what you missed")
 if not wrong:

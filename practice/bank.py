@@ -3,7 +3,8 @@
 Contract: the bank comes back in file order, or a ValueError names the item (its number
 and id) and the field at fault: an unknown kind or topic, a duplicate id, a missing
 explanation, no or several correct options, a drill that cannot be drawn, a field nobody
-reads, or a blank whose model answer fails its own grader. Nothing else is checked
+reads, a blank whose model answer fails its own grader, or a follow-up whose model answer
+does not earn every one of its key points. Nothing else is checked
 later, so every page can trust a loaded bank.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import content
 from practice.answer_text import normalise_answer
+from practice.followup import WITHIN, match_points
 from practice.grading import grade_blank
 from practice.questions import (
     BLANK_GRADERS,
@@ -26,6 +28,7 @@ from practice.questions import (
     TOPICS,
     Blank,
     DrillTemplate,
+    KeyPoint,
     Option,
     Question,
 )
@@ -39,7 +42,7 @@ _FIELDS = {
     "choice": _COMMON | {"options"},
     "redflag": _COMMON | {"options"},
     "numeric": _COMMON | {"drill"},
-    "followup": _COMMON | {"model_answer", "key_points"},
+    "followup": _COMMON | {"model_answer", "points"},
 }
 
 
@@ -139,11 +142,45 @@ def _question(raw: object, number: int) -> Question:
         return Question(**common, blanks=_blanks(item))
     if kind == "numeric":
         return Question(**common, drill=_drill_template(item))
-    return Question(
-        **common,
-        model_answer=item.text(item.item, "model_answer"),
-        key_points=item.text_list(item.item, "key_points"),
-    )
+    model_answer = item.text(item.item, "model_answer")
+    points = _key_points(item)
+    for i, made in enumerate(match_points(points, model_answer)):
+        if not made.hit:
+            item.fail(f"points[{i}].needs", "the model answer does not earn this key point.")
+    return Question(**common, model_answer=model_answer, key_points=points)
+
+
+def _key_points(item: _Item) -> tuple[KeyPoint, ...]:
+    """The [[question.points]] of a follow-up: text, needs, or_needs, within."""
+    points = []
+    for i, table in enumerate(item.table_list("points")):
+        where = f"points[{i}]."
+        extra = sorted(set(table) - {"text", "needs", "or_needs", "within"})
+        if extra:
+            item.fail(where + extra[0], "is not a field of a key point (text, needs, within).")
+        needs = _concepts(item, table.get("needs"), where + "needs")
+        or_needs = (
+            _concepts(item, table["or_needs"], where + "or_needs") if "or_needs" in table else ()
+        )
+        within = table.get("within", "sentence")
+        if within not in WITHIN:
+            item.fail(where + "within", f"must be one of {', '.join(WITHIN)}.")
+        points.append(KeyPoint(item.text(table, "text", where), needs, or_needs, within))
+    return tuple(points)
+
+
+def _concepts(item: _Item, value, where: str) -> tuple[tuple[str, ...], ...]:
+    """Two or more concept groups, each a non-empty list of lower-case phrasings."""
+    if not isinstance(value, list) or len(value) < 2:
+        item.fail(where, "must list at least two concept groups: a point relates concepts.")
+    groups = []
+    for j, group in enumerate(value):
+        if not isinstance(group, list) or not group or not all(isinstance(p, str) for p in group):
+            item.fail(f"{where}[{j}]", "must be a non-empty list of phrasings.")
+        if not all(p.strip() and p == p.lower() for p in group):
+            item.fail(f"{where}[{j}]", "phrasings must be non-empty and lower case.")
+        groups.append(tuple(p.strip() for p in group))
+    return tuple(groups)
 
 
 def _options(item: _Item) -> tuple[tuple[Option, ...], int]:

@@ -1,14 +1,20 @@
-"""Certificates for a passed quiz: self-contained, HMAC-signed, verifiable without a database.
+"""Certificates for a passed quiz: self-contained, signed with Ed25519, verifiable offline.
 
-An ID reads ``GRPO1-<base64url(payload + tag)>``. The payload packs the score,
-the date and the learner's name (UTF-8); the tag is HMAC-SHA256 over a
-version label and the payload, cut to 16 bytes. Any server holding the secret
-verifies an ID by recomputing the tag; nothing is stored.
+An ID reads ``GRPO2-<body>.<signature>``: ``body`` is base64url of a JSON object (the
+name, the score, the date, the topics and kinds covered, how the score was made, and the
+signing key's id ``kid``), ``signature`` the base64url Ed25519 signature of the body's
+ASCII text. Anyone holding the public key checks an ID without our server
+(``OFFLINE_CHECK`` is the code); nothing is stored.
 
-Contract: the secret is an argument (at least ``MIN_SECRET_BYTES``; where it comes from
-is the app's business, see ``ui/secret.py``); nothing here reads or writes a file.
-``issue`` refuses an unfit name or a score below ``PASS_PERCENT`` with a ValueError in
-plain words; ``verify`` never raises on the ID it is given.
+Contract: keys are ``cryptography`` Ed25519 key objects passed as arguments (where they
+come from is the app's business, see ``ui/secret.py``); nothing here reads or writes a
+file. ``issue`` refuses an unfit name, details or a score below ``PASS_PERCENT`` with a
+ValueError in plain words; ``verify`` never raises on the ID it is given, and no changed
+character of an ID makes another valid one (the signature covers the body's text, and
+both parts must be canonical base64url).
+
+``verify_legacy`` checks the version-1 IDs (``GRPO1-``, HMAC-SHA256 with a shared secret)
+issued before, so they keep verifying on the verify page.
 
 A name is text, never markup: ``verify`` returns it exactly as issued (stripped,
 NFC-normalised), so "<b>x</b>" stays "<b>x</b>". Pages show it with a text
@@ -20,92 +26,222 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import json
 import struct
 import unicodedata
+from collections.abc import Mapping
+from fractions import Fraction
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from grpo_core.links import b64url_decode, b64url_encode
 from practice.session import PASS_PERCENT
 
-VERSION = "GRPO1"
+VERSION = "GRPO2"
 MAX_NAME_CHARS = 80
 MAX_TOTAL = 65535
+MAX_ID_CHARS = 2000
+"""Longer text is not read as an ID (a full certificate is under 1000 characters)."""
 MIN_SECRET_BYTES = 16
-"""The shortest secret that signs certificates and progress links."""
+"""The shortest secret that signs progress links (and signed version-1 certificates)."""
+DETAILS = {
+    "topics": "the topics the quiz covered (bank topic slugs)",
+    "kinds": "the kinds of question asked",
+    "scoring": "how the score was made, in words",
+}
+"""The optional details a certificate states, beside name, score and date."""
+MAX_DETAIL_ITEMS, MAX_DETAIL_CHARS = 30, 200
 
 _PREFIX = VERSION + "-"
-_HEADER = struct.Struct(">HHI")  # correct, total, date as a proleptic Gregorian ordinal
-_TAG_BYTES = 16
-_MAC_LABEL = b"grpo-advantage-lab certificate v1\x00"
-_MAX_ID_CHARS = len(_PREFIX) + 4 * (_HEADER.size + 4 * MAX_NAME_CHARS + _TAG_BYTES) // 3 + 4
+_ISSUER = "grpo-advantage-lab"
 # Bidirectional overrides and isolates could make a name display as something else.
 _BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+OFFLINE_CHECK = """import base64, json
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+def b64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+keys = json.load(open("grpo-certificate-keys.json"))["keys"]  # key id -> public key
+cert_id = "GRPO2-..."  # the certificate ID to check
+body, signature = cert_id.removeprefix("GRPO2-").split(".")
+claims = json.loads(b64(body))
+public_key = Ed25519PublicKey.from_public_bytes(b64(keys[claims["kid"]]))
+public_key.verify(b64(signature), body.encode())  # raises InvalidSignature if forged
+print(claims)"""
+"""Python that verifies a certificate offline with the published keyring file."""
 
 
 def issue(
     name: str,
-    correct: int,
+    correct,
     total: int,
     *,
-    secret: bytes | str,
-    issued: dt.date | None = None,
+    private_key: Ed25519PrivateKey,
+    date: dt.date | None = None,
+    **details,
 ) -> str:
-    """A certificate ID for ``name`` with ``correct`` of ``total`` right, on ``issued`` (today).
+    """A certificate ID for ``name`` with ``correct`` of ``total`` points, on ``date`` (today).
 
-    ValueError in plain words if the name is empty, over 80 characters or holds
-    control characters, if the score is impossible, if it is below ``PASS_PERCENT``, or if
-    the secret is shorter than ``MIN_SECRET_BYTES``.
+    ``correct`` may be fractional (a follow-up counts as the fraction of its key points
+    made; it is stated to 2 decimals). ``details``: ``topics`` and ``kinds`` (lists of
+    short strings) and ``scoring`` (a sentence), see ``DETAILS``. ValueError in plain
+    words for an unfit name, an impossible score, one below ``PASS_PERCENT``, an unknown
+    or oversized detail, or a key that is not an Ed25519 private key.
     """
-    key = signing_key(secret)
+    if not isinstance(private_key, Ed25519PrivateKey):
+        raise ValueError("private_key must be an Ed25519 private key.")
     clean = check_name(name)
-    _check_score(correct, total)
-    if correct * 100 < PASS_PERCENT * total:
+    points = _points(correct, total)
+    if points * 100 < PASS_PERCENT * total:
         raise ValueError(
-            f"a certificate needs at least {PASS_PERCENT}% right; {correct} of {total} is "
-            f"{100 * correct / total:.1f}%."
+            f"a certificate needs at least {PASS_PERCENT}% right; {float(points):g} of {total} "
+            f"is {100 * float(points) / total:.1f}%."
         )
-    issued = dt.date.today() if issued is None else issued
-    if not isinstance(issued, dt.date):
-        raise ValueError(f"issued must be a date, got {issued!r}.")
-    payload = _HEADER.pack(correct, total, issued.toordinal()) + clean.encode("utf-8")
-    raw = payload + _tag(key, payload)
-    return _PREFIX + b64url_encode(raw)
+    date = dt.date.today() if date is None else date
+    if not isinstance(date, dt.date):
+        raise ValueError(f"date must be a date, got {date!r}.")
+    claims = {
+        "iss": _ISSUER,
+        "kid": key_id(private_key.public_key()),
+        "name": clean,
+        "correct": _stated(points),
+        "total": total,
+        "date": date.isoformat(),
+        **_details(details),
+    }
+    body = b64url_encode(
+        json.dumps(claims, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode(
+            "utf-8"
+        )
+    )
+    return f"{_PREFIX}{body}.{b64url_encode(private_key.sign(body.encode('ascii')))}"
 
 
-def verify(cert_id, *, secret: bytes | str) -> dict | None:
-    """The certificate's contents if ``cert_id`` was issued with ``secret``; None otherwise.
+def verify(cert_id, *, public_key) -> dict | None:
+    """The certificate's contents if ``cert_id`` is signed by ``public_key``; None otherwise.
 
-    Returns {"name", "correct", "total", "percent", "date"} (date as YYYY-MM-DD,
-    percent rounded to 0.1). Anything tampered with, signed with another secret,
-    of another version or malformed gives None; it never raises on ``cert_id``.
-    A secret shorter than 16 bytes is a configuration error (ValueError).
+    ``public_key``: an Ed25519 public key, or a mapping key id -> key (a keyring; the
+    certificate's ``kid`` picks the key). Returns {"name", "correct", "total",
+    "percent", "date", "key_id"} and the details it states (``DETAILS``); percent rounded
+    to 0.1. Anything tampered with, signed with another key, of another version or
+    malformed gives None; it never raises on ``cert_id``.
     """
-    key = signing_key(secret)
-    if not isinstance(cert_id, str) or len(cert_id) > _MAX_ID_CHARS:
+    if not isinstance(cert_id, str) or len(cert_id) > MAX_ID_CHARS:
         return None
     cert_id = cert_id.strip()
-    if not cert_id.startswith(_PREFIX):
+    if not cert_id.startswith(_PREFIX) or cert_id.count(".") != 1:
         return None
-    raw = b64url_decode(cert_id[len(_PREFIX) :])
-    if raw is None or len(raw) < _HEADER.size + 1 + _TAG_BYTES:
+    body, signature = cert_id[len(_PREFIX) :].split(".")
+    raw, sig = b64url_decode(body), b64url_decode(signature)
+    if raw is None or sig is None or len(sig) != 64:
         return None
-    payload, tag = raw[:-_TAG_BYTES], raw[-_TAG_BYTES:]
-    if not hmac.compare_digest(tag, _tag(key, payload)):
+    try:
+        claims = json.loads(raw.decode("utf-8"))
+        key = _pick_key(public_key, claims.get("kid"))
+        if key is None:
+            return None
+        key.verify(sig, body.encode("ascii"))
+    except (InvalidSignature, ValueError, UnicodeDecodeError, AttributeError, TypeError):
         return None
     # Signed by us, so well formed; checked again all the same.
     try:
-        correct, total, ordinal = _HEADER.unpack_from(payload)
-        name = check_name(payload[_HEADER.size :].decode("utf-8"))
-        _check_score(correct, total)
-        date = dt.date.fromordinal(ordinal)
-    except (ValueError, UnicodeDecodeError, OverflowError, struct.error):
+        if claims.get("iss") != _ISSUER:
+            return None
+        name = check_name(claims["name"])
+        total = claims["total"]
+        points = _points(Fraction(str(claims["correct"])), total)
+        date = dt.date.fromisoformat(claims["date"])
+        details = _details({k: claims[k] for k in DETAILS if k in claims})
+    except (KeyError, ValueError, TypeError):
         return None
     return {
         "name": name,
-        "correct": correct,
+        "correct": _stated(points),
         "total": total,
-        "percent": round(100 * correct / total, 1),
+        "percent": round(100 * float(points) / total, 1),
         "date": date.isoformat(),
+        "key_id": claims["kid"],
+        **details,
     }
+
+
+def key_id(public_key: Ed25519PublicKey) -> str:
+    """A public key's id: the first 8 bytes of SHA-256 of its raw 32 bytes, in hex."""
+    return hashlib.sha256(public_bytes(public_key)).hexdigest()[:16]
+
+
+def public_bytes(public_key: Ed25519PublicKey) -> bytes:
+    """The raw 32 bytes of an Ed25519 public key."""
+    return public_key.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def keyring_json(public_keys) -> str:
+    """The published keyring: {"keys": {key id: base64url raw public key}} as JSON."""
+    keys = {key_id(k): b64url_encode(public_bytes(k)) for k in public_keys}
+    return json.dumps({"issuer": _ISSUER, "keys": dict(sorted(keys.items()))}, indent=2)
+
+
+def read_keyring(text) -> dict[str, Ed25519PublicKey]:
+    """The keys of a ``keyring_json`` text by id; ValueError if it is not one."""
+    try:
+        entries = json.loads(text)["keys"]
+        keys = {}
+        for kid, value in entries.items():
+            key = Ed25519PublicKey.from_public_bytes(b64url_decode(value) or b"")
+            if key_id(key) != kid:
+                raise ValueError(f"key {kid!r} does not match its id.")
+            keys[kid] = key
+    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as err:
+        raise ValueError(f"not a keyring: {err}") from None
+    return keys
+
+
+def _pick_key(public_key, kid) -> Ed25519PublicKey | None:
+    if isinstance(public_key, Ed25519PublicKey):
+        return public_key if kid == key_id(public_key) else None
+    if isinstance(public_key, Mapping) and isinstance(kid, str):
+        key = public_key.get(kid)
+        return key if isinstance(key, Ed25519PublicKey) else None
+    raise ValueError("public_key must be an Ed25519 public key or a mapping of them by key id.")
+
+
+def _points(correct, total) -> Fraction:
+    """``correct`` as an exact fraction of points, checked against ``total``."""
+    if not isinstance(total, int) or isinstance(total, bool) or not 1 <= total <= MAX_TOTAL:
+        raise ValueError(f"total must be a whole number between 1 and {MAX_TOTAL}, got {total!r}.")
+    if isinstance(correct, bool) or not isinstance(correct, (int, float, Fraction)):
+        raise ValueError(f"correct must be a number, got {correct!r}.")
+    points = Fraction(correct) if not isinstance(correct, float) else Fraction(str(correct))
+    if not 0 <= points <= total:
+        raise ValueError(f"correct must be between 0 and total ({total}), got {correct!r}.")
+    return points
+
+
+def _stated(points: Fraction) -> int | float:
+    """Points as a certificate states them: whole, or to 2 decimals."""
+    return int(points) if points.denominator == 1 else round(float(points), 2)
+
+
+def _details(details: Mapping) -> dict:
+    """The details, checked: known keys, short strings, short lists of short strings."""
+    out = {}
+    for key, value in details.items():
+        if key not in DETAILS:
+            raise ValueError(f"{key!r} is not a certificate detail ({', '.join(DETAILS)}).")
+        items = [value] if key == "scoring" else value
+        if not isinstance(items, (list, tuple)) or len(items) > MAX_DETAIL_ITEMS:
+            raise ValueError(f"{key} must be a list of at most {MAX_DETAIL_ITEMS} strings.")
+        for item in items:
+            if not isinstance(item, str) or not item.strip() or len(item) > MAX_DETAIL_CHARS:
+                raise ValueError(
+                    f"{key}: every entry must be text of 1 to {MAX_DETAIL_CHARS} characters."
+                )
+        out[key] = value if key == "scoring" else list(items)
+    return out
 
 
 def check_name(name) -> str:
@@ -151,3 +287,53 @@ def _check_score(correct, total) -> None:
 
 def _tag(key: bytes, payload: bytes) -> bytes:
     return hmac.new(key, _MAC_LABEL + payload, hashlib.sha256).digest()[:_TAG_BYTES]
+
+
+# --- version 1: HMAC-signed certificates, verified for those already issued ------------------
+
+_LEGACY_PREFIX = "GRPO1-"
+_HEADER = struct.Struct(">HHI")  # correct, total, date as a proleptic Gregorian ordinal
+_TAG_BYTES = 16
+_MAC_LABEL = b"grpo-advantage-lab certificate v1\x00"
+_MAX_LEGACY_CHARS = (
+    len(_LEGACY_PREFIX) + 4 * (_HEADER.size + 4 * MAX_NAME_CHARS + _TAG_BYTES) // 3 + 4
+)
+
+
+def verify_legacy(cert_id, *, secret: bytes | str) -> dict | None:
+    """A version-1 (HMAC) certificate's contents if it was issued with ``secret``; else None.
+
+    Certificates issued before Ed25519 signing still verify through this.
+
+    Returns {"name", "correct", "total", "percent", "date"} (date as YYYY-MM-DD,
+    percent rounded to 0.1). Anything tampered with, signed with another secret,
+    of another version or malformed gives None; it never raises on ``cert_id``.
+    A secret shorter than 16 bytes is a configuration error (ValueError).
+    """
+    key = signing_key(secret)
+    if not isinstance(cert_id, str) or len(cert_id) > _MAX_LEGACY_CHARS:
+        return None
+    cert_id = cert_id.strip()
+    if not cert_id.startswith(_LEGACY_PREFIX):
+        return None
+    raw = b64url_decode(cert_id[len(_LEGACY_PREFIX) :])
+    if raw is None or len(raw) < _HEADER.size + 1 + _TAG_BYTES:
+        return None
+    payload, tag = raw[:-_TAG_BYTES], raw[-_TAG_BYTES:]
+    if not hmac.compare_digest(tag, _tag(key, payload)):
+        return None
+    # Signed by us, so well formed; checked again all the same.
+    try:
+        correct, total, ordinal = _HEADER.unpack_from(payload)
+        name = check_name(payload[_HEADER.size :].decode("utf-8"))
+        _check_score(correct, total)
+        date = dt.date.fromordinal(ordinal)
+    except (ValueError, UnicodeDecodeError, OverflowError, struct.error):
+        return None
+    return {
+        "name": name,
+        "correct": correct,
+        "total": total,
+        "percent": round(100 * correct / total, 1),
+        "date": date.isoformat(),
+    }

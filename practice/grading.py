@@ -11,10 +11,13 @@ grader wrongly (a choice grader on a blanks question, an option index out of ran
 - ``grade_blank`` / ``grade_blanks`` (a named grader or a list of accepted answers),
   ``grade_choice`` (an option index), ``grade_numeric`` / ``grade_drill`` (a typed
   number, read by ``parse_number``).
+- ``grade_followup``: a typed interview answer, point by point (``practice.followup``),
+  with the red flags it raises named.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -28,6 +31,7 @@ from practice.answer_text import (
     normalise_answer,
 )
 from practice.drills import Drill
+from practice.followup import MAX_FOLLOWUP_CHARS, PointMatch, match_points, sentences
 from practice.formula import parse_formula, same_function, uses_p
 from practice.questions import Blank, Question
 from practice.statistic import classify_statistic
@@ -310,3 +314,87 @@ def grade_drill(drill: Drill, answer_text) -> NumericResult:
         if abs(result.value - value) <= drill.tol:
             return NumericResult(False, result.value, f"{feedback} {result.feedback}")
     return result
+
+
+# --- interview follow-ups -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FollowupResult:
+    """The grading of a typed follow-up answer, point by point."""
+
+    score: float
+    """The fraction of the key points made, in [0, 1]."""
+    hits: tuple[bool, ...]
+    """One per key point, in the bank's order: made or not."""
+    matches: tuple[PointMatch, ...]
+    """One per key point: the sentence and the words that earned it (empty when missed)."""
+    missed: tuple[str, ...]
+    """The text of every key point not made, in the bank's order."""
+    red_flags: tuple[str, ...]
+    """Why each red flag the answer raises is wrong ("Red flag: a mean over the whole batch...")."""
+    problem: str | None = None
+    """Why nothing was graded (empty, not text), or that only the first 4000 characters were."""
+
+
+def grade_followup(question_id: str, answer) -> FollowupResult:
+    """Grade a typed answer to the follow-up ``question_id`` against its key points.
+
+    ``score`` is the fraction of the points made. Red flags are statistics the answer
+    states that GRPO does not use (a batch mean, a critic's value, ...), unless the model
+    answer itself names them (the batch-scaling question is about the batch std). Reads the
+    first ``MAX_FOLLOWUP_CHARS`` characters; never raises on ``answer``. ValueError for an
+    id that is not a follow-up of the bank (a page error).
+    """
+    question = _followups().get(question_id)
+    if question is None:
+        raise ValueError(f"{question_id!r} is not a follow-up question of the bank.")
+    points = question.key_points
+    if not isinstance(answer, str) or not answer.strip():
+        problem = "Empty: write your answer first." if isinstance(answer, str) else "Not text."
+        return FollowupResult(0.0, (False,) * len(points), (PointMatch(False),) * len(points),
+                              tuple(p.text for p in points), (), problem)  # fmt: skip
+    problem = None
+    if len(answer) > MAX_FOLLOWUP_CHARS:
+        problem = f"Only the first {MAX_FOLLOWUP_CHARS} characters were graded."
+    matches = match_points(points, answer)
+    hits = tuple(m.hit for m in matches)
+    return FollowupResult(
+        score=sum(hits) / len(points),
+        hits=hits,
+        matches=matches,
+        missed=tuple(p.text for p, hit in zip(points, hits, strict=True) if not hit),
+        red_flags=_red_flags(answer[:MAX_FOLLOWUP_CHARS], question.model_answer),
+        problem=problem,
+    )
+
+
+@functools.cache
+def _followups() -> dict[str, Question]:
+    """The bank's follow-ups by id, loaded once."""
+    from practice.bank import load_bank  # the bank checks its items with this module's graders
+
+    return {q.id: q for q in load_bank() if q.kind == "followup"}
+
+
+_CLAUSE = re.compile(r"[,;:()]|\b(?:but|whereas|while|so|which|and)\b")
+_NEGATED_FLAG = re.compile(r"\b(?:not|no|never|instead of|rather than|without|unlike)\b|n't\b")
+
+
+def _flags_of(text: str) -> set[str]:
+    """The red-flag verdicts of ``classify_statistic`` over the clauses of ``text`` that are
+    not negated ("not the batch mean" names no red flag)."""
+    found = set()
+    for sentence in sentences(text):
+        for clause in _CLAUSE.split(sentence):
+            if clause.strip() and not _NEGATED_FLAG.search(clause.lower()):
+                verdict = classify_statistic(clause.strip()[:MAX_ANSWER_CHARS])
+                if verdict in _RED_FLAGS:
+                    found.add(verdict)
+    return found
+
+
+def _red_flags(answer: str, model_answer: str) -> tuple[str, ...]:
+    """Why each red flag of ``answer`` that the model answer does not raise is wrong."""
+    flags = _flags_of(answer) - _flags_of(model_answer)
+    return tuple(_WHY[v].strip() for v in sorted(flags))

@@ -42,7 +42,7 @@ def encode_progress(state: QuizState) -> str:
     """
     asked = set(state.order)
     codes = [
-        0 if q not in asked else 1 if q not in state.answers else 2 if state.answers[q] else 3
+        0 if q not in asked else 1 if q not in state.answers else 2 if state.answers[q] == 1 else 3
         for q in state.bank_ids
     ]
     packed = bytearray()

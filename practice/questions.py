@@ -12,7 +12,7 @@ from dataclasses import dataclass
 KINDS: tuple[str, ...] = ("blanks", "choice", "numeric", "redflag", "followup")
 """blanks: fill in a formula. choice: multiple choice. numeric: a drill with fresh
 rewards. redflag: pick the wrong snippet or claim. followup: an interviewer's
-follow-up, self-graded against a model answer."""
+follow-up, answered in writing and graded point by point (``practice.followup``)."""
 
 TOPICS: dict[str, str] = {
     "formula": "The GRPO advantage formula",
@@ -89,6 +89,21 @@ class DrillTemplate:
 
 
 @dataclass(frozen=True)
+class KeyPoint:
+    """One point a good answer to a follow-up makes, and what earns it."""
+
+    text: str
+    """Markdown, claim links allowed: what is shown to the learner."""
+    needs: tuple[tuple[str, ...], ...]
+    """Concept groups, at least two: the point needs a phrasing of every group, related
+    (in one sentence or clause, not negated, not a list); see ``practice.followup``."""
+    or_needs: tuple[tuple[str, ...], ...] = ()
+    """Another set of concept groups that also earns the point (empty: none)."""
+    within: str = "sentence"
+    """Where the concepts must be found together: "sentence" or "clause"."""
+
+
+@dataclass(frozen=True)
 class Question:
     """One item of the bank; the fields of other kinds are left empty."""
 
@@ -106,5 +121,5 @@ class Question:
     blanks: tuple[Blank, ...] = ()
     drill: DrillTemplate | None = None
     model_answer: str = ""
-    key_points: tuple[str, ...] = ()
-    """followup: the points a good answer makes, for self-grading."""
+    key_points: tuple[KeyPoint, ...] = ()
+    """followup: the points a good answer makes, each with what earns it."""

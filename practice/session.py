@@ -3,8 +3,10 @@
 Contract: ``start_quiz`` orders the questions with a seeded permutation, so a seed and
 a set of ids give the same quiz on every server (which is what lets a quiz travel in a
 link). ``record_answer`` and ``retry_missed`` return new states; the first answer to a
-question stands. A quiz passes with at least ``PASS_PERCENT`` of its questions right,
-compared exactly in whole numbers; only a full, finished, passed quiz earns a certificate.
+question stands. An answer earns credit from 0 to 1 (right or wrong, or for an interview
+follow-up the fraction of its key points made), kept as an exact fraction. A quiz passes
+with at least ``PASS_PERCENT`` of its questions' worth of credit, compared exactly; only
+a full, finished, passed quiz earns a certificate.
 
 The options of a choice or redflag question are shown in ``option_order(question, seed)``:
 a permutation seeded by the quiz's seed and the question's id, so everyone who opens a
@@ -17,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from types import MappingProxyType
 
 import numpy as np
@@ -44,8 +47,8 @@ class QuizState:
     seed: int
     order: tuple[str, ...]
     """The ids asked in this quiz, in the order they are asked."""
-    answers: Mapping[str, bool]
-    """Question id -> answered right; only answered questions appear."""
+    answers: Mapping[str, Fraction]
+    """Question id -> credit earned, 0 to 1 (1: right); only answered questions appear."""
 
     @property
     def full(self) -> bool:
@@ -59,20 +62,30 @@ class QuizState:
 
 @dataclass(frozen=True)
 class Score:
-    correct: int
+    correct: Fraction
+    """Credit earned: one per right answer, a fraction for a follow-up's key points."""
     answered: int
     total: int
     """Questions in the quiz, answered or not."""
 
     @property
     def percent(self) -> float:
-        """Right answers as a percentage of the quiz's questions."""
-        return 100.0 * self.correct / self.total
+        """Credit as a percentage of the quiz's questions."""
+        return 100.0 * float(self.correct) / self.total
 
     @property
     def passing(self) -> bool:
-        """At least ``PASS_PERCENT`` of the quiz's questions answered right (exact integers)."""
+        """At least ``PASS_PERCENT`` of the quiz's questions' worth of credit (exact)."""
         return self.correct * 100 >= self.total * PASS_PERCENT
+
+    @property
+    def shown(self) -> str:
+        """The credit as a page shows it: "41" or "40.75"."""
+        return (
+            str(int(self.correct))
+            if self.correct.denominator == 1
+            else f"{float(self.correct):.2f}"
+        )
 
 
 def start_quiz(
@@ -98,13 +111,20 @@ def start_quiz(
     return QuizState(ids, seed, tuple(pool[j] for j in order), MappingProxyType({}))
 
 
-def record_answer(state: QuizState, question_id: str, correct: bool) -> QuizState:
-    """The state with this answer recorded. The first answer stands: a second one is ignored."""
+def record_answer(state: QuizState, question_id: str, credit: bool | Fraction) -> QuizState:
+    """The state with this answer's credit recorded (True/False, or a fraction from 0 to 1).
+
+    The first answer stands: a second one is ignored. ValueError for credit outside [0, 1].
+    """
     if question_id not in state.order:
         raise ValueError(f"question {question_id!r} is not part of this quiz.")
+    if isinstance(credit, float) or not isinstance(credit, (bool, int, Fraction)):
+        raise ValueError(f"credit must be True, False or an exact fraction, got {credit!r}.")
+    if not 0 <= credit <= 1:
+        raise ValueError(f"credit must be between 0 and 1, got {credit}.")
     if question_id in state.answers:
         return state
-    answers = {**state.answers, question_id: bool(correct)}
+    answers = {**state.answers, question_id: Fraction(credit)}
     return QuizState(state.bank_ids, state.seed, state.order, MappingProxyType(answers))
 
 
@@ -114,8 +134,9 @@ def next_question(state: QuizState) -> str | None:
 
 
 def score(state: QuizState) -> Score:
-    """Right answers, answered questions and questions in the quiz."""
-    return Score(sum(state.answers.values()), len(state.answers), len(state.order))
+    """Credit earned, answered questions and questions in the quiz."""
+    credit = sum((Fraction(c) for c in state.answers.values()), Fraction(0))
+    return Score(credit, len(state.answers), len(state.order))
 
 
 def progress(state: QuizState) -> float:
@@ -124,8 +145,8 @@ def progress(state: QuizState) -> float:
 
 
 def missed(state: QuizState) -> tuple[str, ...]:
-    """Ids answered wrong, in the quiz's order (for the review and for a retry)."""
-    return tuple(q for q in state.order if state.answers.get(q) is False)
+    """Ids answered without full credit, in the quiz's order (for the review and a retry)."""
+    return tuple(q for q in state.order if q in state.answers and state.answers[q] < 1)
 
 
 def missed_questions(state: QuizState, bank: Sequence[Question]) -> list[Question]:

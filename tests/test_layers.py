@@ -20,7 +20,6 @@ MAY_NOT_IMPORT = {
 MAX_MODULE_LINES = 500
 MAX_PAGE_LINES = 200
 LONG_PAGES = {  # page file: why it may be longer (keep this list short)
-    "quiz.py": "quiz, review and certificate in one flow; being reworked for graded follow-ups",
 }
 
 

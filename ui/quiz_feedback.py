@@ -6,25 +6,30 @@ Markdown or HTML. The quiz's review of missed questions reuses the keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import streamlit as st
 
 from practice.drills import Drill
-from practice.grading import NumericResult, Result
+from practice.grading import FollowupResult, NumericResult, Result
 from practice.questions import Question
 from ui.citations import cite
+from ui.text import markdown_safe
 
-SelfGrade = Callable[[bool], None]
+_VERDICT_WORD = re.compile(r"^(?:right|wrong|true|false|correct)\s*[:.]\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Attempt:
     """What was graded for one question in one round (kept in session state per question id)."""
 
-    correct: bool | None
-    """Right or wrong; None for a follow-up revealed but not yet self-graded."""
+    correct: bool
+    """Right or wrong (a follow-up: every key point made)."""
+    credit: Fraction = Fraction(0)
+    """What the answer counts for, 0 to 1: 1 or 0, or a follow-up's fraction of points."""
     typed: tuple[str, ...] = ()
     """What the learner typed, cut to the input's limit, one entry per input."""
     chosen: int | None = None
@@ -33,6 +38,8 @@ class Attempt:
     """blanks: one result per blank."""
     numeric: NumericResult | None = None
     """numeric: the grading of the typed number."""
+    followup: FollowupResult | None = None
+    """followup: the grading, point by point."""
 
 
 def label(text: str) -> str:
@@ -48,13 +55,21 @@ def show_typed(labels, texts) -> None:
         st.text(text)
 
 
-def choice_feedback(question: Question, attempt: Attempt, order: Sequence[int]) -> None:
-    """Right or not, with the picked option's reason, then every option's key."""
-    chosen = question.options[attempt.chosen]
-    if attempt.correct:
-        st.success(f"**Right.** {chosen.why}")
+def verdict_and_reason(question: Question, attempt: Attempt) -> str:
+    """One verdict, then the picked option's reason without a verdict word of its own
+    (an option's "Wrong: ..." is the reason a red flag is one, not a second verdict)."""
+    reason = _VERDICT_WORD.sub("", question.options[attempt.chosen].why)
+    reason = reason[:1].upper() + reason[1:]
+    if question.kind == "redflag":
+        verdict = "Right: that is the red flag." if attempt.correct else "Not this one: it holds."
     else:
-        st.error(f"**Not this one.** {chosen.why}")
+        verdict = "Right." if attempt.correct else "Not this one."
+    return f"**{verdict}** {reason}"
+
+
+def choice_feedback(question: Question, attempt: Attempt, order: Sequence[int]) -> None:
+    """One verdict with the picked option's reason, then every option's key."""
+    (st.success if attempt.correct else st.error)(verdict_and_reason(question, attempt))
     options_key(question, order, chosen=attempt.chosen)
     explanation(question)
 
@@ -115,51 +130,39 @@ def worked_solution(drill: Drill) -> None:
             st.latex(line)
 
 
-def followup_feedback(
-    question: Question, attempt: Attempt, *, key_prefix: str, on_self_grade: SelfGrade
-) -> bool:
-    """The learner's answer beside the model answer, then the self-grading buttons.
-
-    ``on_self_grade(correct)`` is the buttons' callback. Returns True once self-graded.
-    """
+def followup_feedback(question: Question, attempt: Attempt) -> None:
+    """The points the answer made (quoting the words that earned each), the ones it
+    missed, the red flags it raised, then the answer beside the model answer."""
+    result = attempt.followup
+    made, n = sum(result.hits), len(result.hits)
+    verdict = f"**{made} of {n} key points made** (counts {made}/{n} toward your score)."
+    if result.problem:
+        verdict += f" {result.problem}"
+    (st.success if made == n else st.warning if made else st.error)(verdict)
+    for point, match in zip(question.key_points, result.matches, strict=True):
+        if match.hit:
+            st.markdown(f":green[:material/check_circle:] **{cite(point.text)}**")
+            words = " · ".join(f"“{markdown_safe(w)}”" for w in match.words)
+            st.caption(f"Earned by: {words} in:")
+            st.text(match.quote)
+        else:
+            st.markdown(f":gray[:material/cancel:] Missed: {cite(point.text)}")
+    for flag in result.red_flags:
+        st.error(flag, icon=":material/flag:")
     mine, model = st.columns(2)
     with mine.container(border=True):
         st.markdown("**Your answer**")
         st.text(attempt.typed[0])
     with model:
         followup_key(question)
-    if attempt.correct is None:
-        st.markdown("**Did your answer make these points?** Grade yourself honestly.")
-        left, right = st.columns(2)
-        left.button(
-            "Yes, I covered them",
-            key=f"{key_prefix}.got.{question.id}",
-            icon=":material/check:",
-            width="stretch",
-            on_click=on_self_grade,
-            args=(True,),
-        )
-        right.button(
-            "Not yet: count it as missed",
-            key=f"{key_prefix}.missed.{question.id}",
-            icon=":material/close:",
-            width="stretch",
-            on_click=on_self_grade,
-            args=(False,),
-        )
-        return False
-    if attempt.correct:
-        st.success("You marked this as covered.")
-    else:
-        st.error("You marked this as missed: it will be in your review.")
-    return True
 
 
 def followup_key(question: Question) -> None:
     """The model answer and the key points of a follow-up."""
     with st.container(border=True):
         st.markdown(f"**Model answer.** {question.model_answer}")
-        st.markdown("**Key points**\n\n" + "\n".join(f"- {p}" for p in question.key_points))
+        points = "\n".join(f"- {cite(p.text)}" for p in question.key_points)
+        st.markdown("**Key points**\n\n" + points)
         if question.explanation:
             st.markdown(cite(question.explanation))
 

@@ -1,42 +1,45 @@
 """One practice question of each kind, on screen: the quiz and the interview drill share these.
 
 A question is answered in a form, so nothing is revealed (or rerun) until the
-learner presses Check (or "Reveal model answer" for a follow-up). The grading
-comes from ``practice.grading``; what was graded is kept as an ``Attempt`` per question id
-in ``st.session_state["<prefix>.graded"]``, and a page learns of an answer through its
-``on_answer(question_id, correct)`` callback. What is shown after the attempt is in
-``ui.quiz_feedback``.
+learner presses Check. Every kind is graded by ``practice.grading``, a typed follow-up
+point by point; what was graded is kept as an ``Attempt`` per question id in
+``st.session_state["<prefix>.graded"]``, and a page learns of an answer through its
+``on_answer(question_id, credit)`` callback (credit: True/False, or a follow-up's
+fraction of key points). What is shown after the attempt is in ``ui.quiz_feedback``.
+
+Typed text is bounded on the server, not by the browser (a browser's ``max_chars``
+silently drops a long paste): ``bounded`` keeps what fits and says the rest was too long.
 
 Widget keys, for a page prefix ``p`` and question id ``q``: ``p.choice.q``,
-``p.blank.q.<j>``, ``p.num.q``, ``p.text.q`` (inputs) and ``p.check.q``,
-``p.reveal.q``, ``p.got.q``, ``p.missed.q`` (buttons).
+``p.blank.q.<j>``, ``p.num.q``, ``p.text.q`` (inputs) and ``p.check.q`` (button).
 """
 
 from __future__ import annotations
 
-import functools
-import html
-import string
+import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 import streamlit as st
 
-import content
 from practice.answer_text import MAX_ANSWER_CHARS
 from practice.bank import load_bank
 from practice.drills import Drill, make_drill
-from practice.grading import MAX_NUMBER_CHARS, grade_blanks, grade_choice, grade_drill
+from practice.followup import MAX_FOLLOWUP_CHARS
+from practice.grading import (
+    MAX_NUMBER_CHARS,
+    grade_blanks,
+    grade_choice,
+    grade_drill,
+    grade_followup,
+)
 from practice.progress_link import decode_progress, encode_progress, sign_progress, unsign_progress
 from practice.questions import TOPICS, Question
 from practice.session import QuizState, option_order
 from ui import quiz_feedback as fb
 from ui.quiz_feedback import Attempt
-
-MAX_FOLLOWUP_CHARS = 4000
-"""A written follow-up answer is for the learner's eyes only; this bounds what is kept."""
 
 KIND_TITLES = {
     "blanks": "Fill in the blanks",
@@ -47,7 +50,7 @@ KIND_TITLES = {
 }
 _INPUT_KINDS = ("choice", "blank", "num", "text")
 
-OnAnswer = Callable[[str, bool], None]
+OnAnswer = Callable[[str, bool | Fraction], None]
 
 
 # --- the bank -------------------------------------------------------------------------------
@@ -115,6 +118,23 @@ def _notice(prefix: str, question_id: str, text: str) -> None:
     st.session_state[f"{prefix}.notice"] = (question_id, text)
 
 
+def bounded(key: str, limit: int, what: str) -> str | None:
+    """Keep the first ``limit`` characters of the text input ``key`` (call from a callback).
+
+    Returns a notice when the text was longer ("... too long: N characters; the first
+    ``limit`` are kept"), else None. The browser never cuts a paste short: we do, and say so.
+    """
+    s = st.session_state
+    text = s.get(key)
+    if not isinstance(text, str) or len(text) <= limit:
+        return None
+    s[key] = text[:limit]
+    return (
+        f"{what} is too long: {len(text):,} characters, at most {limit:,} are read. The first "
+        f"{limit:,} are kept in the field: shorten it, then try again."
+    )
+
+
 def _check(question: Question, prefix: str, drill: Drill | None, on_answer: OnAnswer) -> None:
     """Grade what the form holds (a button callback); a non-attempt leaves a notice instead."""
     s, qid = st.session_state, question.id
@@ -126,40 +146,39 @@ def _check(question: Question, prefix: str, drill: Drill | None, on_answer: OnAn
         if chosen is None:
             return _notice(prefix, qid, "Pick an option first, then press Check.")
         result = grade_choice(question, int(chosen))
-        attempt = Attempt(result.correct, chosen=int(chosen))
+        attempt = Attempt(result.correct, Fraction(result.correct), chosen=int(chosen))
     elif question.kind == "blanks":
-        answers = [s.get(f"{prefix}.blank.{qid}.{j}") or "" for j in range(len(question.blanks))]
+        keys = [f"{prefix}.blank.{qid}.{j}" for j in range(len(question.blanks))]
+        for key, blank in zip(keys, question.blanks, strict=True):
+            if problem := bounded(key, MAX_ANSWER_CHARS, f"The {blank.label}"):
+                return _notice(prefix, qid, problem)
+        answers = [s.get(key) or "" for key in keys]
         if any(not a.strip() for a in answers):
             return _notice(prefix, qid, "Fill in every blank first, then press Check.")
         results = grade_blanks(question, answers)
-        typed = tuple(a[:MAX_ANSWER_CHARS] for a in answers)
-        attempt = Attempt(all(r.correct for r in results), typed=typed, results=results)
+        right = all(r.correct for r in results)
+        attempt = Attempt(right, Fraction(right), typed=tuple(answers), results=results)
     elif question.kind == "numeric":
+        if problem := bounded(f"{prefix}.num.{qid}", MAX_NUMBER_CHARS, "The number"):
+            return _notice(prefix, qid, problem)
         text = s.get(f"{prefix}.num.{qid}") or ""
         result = grade_drill(drill, text)
         if result.value is None:  # not a number: a typo, not an attempt
             return _notice(prefix, qid, result.feedback)
-        typed = (text.strip()[:MAX_NUMBER_CHARS],)
-        attempt = Attempt(result.correct, typed=typed, numeric=result)
-    else:  # followup: reveal, then the learner grades themself
+        attempt = Attempt(
+            result.correct, Fraction(result.correct), typed=(text.strip(),), numeric=result
+        )
+    else:  # followup: graded point by point
+        if problem := bounded(f"{prefix}.text.{qid}", MAX_FOLLOWUP_CHARS, "Your answer"):
+            return _notice(prefix, qid, problem)
         text = s.get(f"{prefix}.text.{qid}") or ""
         if not text.strip():
-            return _notice(
-                prefix, qid, "Write your answer first (a few lines is enough), then reveal."
-            )
-        _graded(prefix)[qid] = Attempt(None, typed=(text[:MAX_FOLLOWUP_CHARS],))
-        return
+            return _notice(prefix, qid, "Write your answer first (a few lines is enough).")
+        result = grade_followup(qid, text)
+        credit = Fraction(sum(result.hits), len(result.hits))
+        attempt = Attempt(credit == 1, credit, typed=(text,), followup=result)
     _graded(prefix)[qid] = attempt
-    on_answer(qid, attempt.correct)
-
-
-def _self_grade(question_id: str, prefix: str, on_answer: OnAnswer, correct: bool) -> None:
-    """A follow-up's self-grading (a button callback); the first grade stands."""
-    attempt = _graded(prefix).get(question_id)
-    if attempt is None or attempt.correct is not None:
-        return
-    _graded(prefix)[question_id] = replace(attempt, correct=correct)
-    on_answer(question_id, correct)
+    on_answer(qid, attempt.credit if question.kind == "followup" else attempt.correct)
 
 
 def header(question: Question, where: str) -> None:
@@ -176,14 +195,11 @@ def show_question(
     """The question, its answer widgets and, after the attempt, the feedback.
 
     ``seed`` is the quiz's (or round's): options are shown in ``option_order(question, seed)``.
-    Returns True once the question is answered (and, for a follow-up, self-graded).
+    Returns True once the question is answered.
     """
     qid = question.id
     attempt = graded(prefix, qid)
-    if question.kind == "numeric":
-        st.markdown(drill.prompt)
-    else:
-        st.markdown(question.prompt)
+    prompt(drill.prompt if question.kind == "numeric" else question.prompt)
 
     if attempt is None:
         _form(question, prefix, option_order(question, seed), drill, on_answer)
@@ -201,11 +217,25 @@ def show_question(
         fb.show_typed([f"Your value of A_{drill.ask}"], attempt.typed)
         fb.numeric_feedback(question, attempt, drill)
     else:
-        on_self_grade = functools.partial(_self_grade, qid, prefix, on_answer)
-        return fb.followup_feedback(
-            question, attempt, key_prefix=prefix, on_self_grade=on_self_grade
-        )
+        fb.followup_feedback(question, attempt)
     return True
+
+
+_DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+_BLANK = r"\boxed{\phantom{\mu_g}}"
+
+
+def prompt(text: str) -> None:
+    """A question's Markdown, its display formulas ($$...$$) at full size (``st.latex``,
+    fractions in display style), every blank ``\\_\\_\\_`` a visible box."""
+    parts = _DISPLAY_MATH.split(text)
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            if part.strip():
+                st.markdown(part)
+        else:
+            formula = part.replace(r"\_\_\_", _BLANK).replace(r"\frac", r"\dfrac")
+            st.latex(formula)
 
 
 def _form(
@@ -236,14 +266,12 @@ def _form(
             for j, (blank, column) in enumerate(zip(question.blanks, columns, strict=True)):
                 column.text_input(
                     fb.label(blank.label),
-                    max_chars=MAX_ANSWER_CHARS,
                     key=f"{prefix}.blank.{qid}.{j}",
                     placeholder="a word, a symbol or LaTeX",
                 )
         elif question.kind == "numeric":
             st.text_input(
                 f"Your value of A_{drill.ask}",
-                max_chars=MAX_NUMBER_CHARS,
                 key=f"{prefix}.num.{qid}",
                 placeholder="e.g. -0.87 (4 decimals are plenty)",
                 help=f"Accepted within ±{drill.tol:g}. A fraction such as 3/4 works too.",
@@ -251,13 +279,14 @@ def _form(
         else:
             st.text_area(
                 "Your answer, as you would say it to the interviewer",
-                max_chars=MAX_FOLLOWUP_CHARS,
                 key=f"{prefix}.text.{qid}",
                 height=140,
+                help=f"Graded point by point against the key points; up to "
+                f"{MAX_FOLLOWUP_CHARS:,} characters are read.",
             )
         st.form_submit_button(
-            "Reveal model answer" if question.kind == "followup" else "Check",
-            key=f"{prefix}.{'reveal' if question.kind == 'followup' else 'check'}.{qid}",
+            "Check",
+            key=f"{prefix}.check.{qid}",
             type="primary",
             on_click=_check,
             args=(question, prefix, drill, on_answer),
@@ -292,28 +321,6 @@ def elapsed(start: float, end: float | None = None) -> str:
     """Time since ``start`` (until ``end``, or now) as m:ss."""
     seconds = int(max(0.0, (time.time() if end is None else end) - start))
     return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def verify_url(cert_id: str) -> str:
-    """The verify page's address for this ID, absolute when the app knows its own URL."""
-    page = (st.context.url or "").split("?")[0].split("#")[0]
-    base = page.rsplit("/", 1)[0] if page.count("/") > 2 else page.rstrip("/")
-    return f"{base}/verify?id={cert_id}" if base else f"verify?id={cert_id}"
-
-
-def certificate_html(cert: dict, cert_id: str, link: str) -> str:
-    """content/certificate.html filled in; every value HTML-escaped (names are text, not markup)."""
-    template = string.Template(content.read_text("certificate.html"))
-    values = {
-        "name": cert["name"],
-        "correct": cert["correct"],
-        "total": cert["total"],
-        "percent": cert["percent"],
-        "date": cert["date"],
-        "cert_id": cert_id,
-        "verify_url": link,
-    }
-    return template.substitute({k: html.escape(str(v), quote=True) for k, v in values.items()})
 
 
 # --- progress in the URL ---------------------------------------------------------------------

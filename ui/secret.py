@@ -1,16 +1,25 @@
-"""The certificate secret, app-side: where it comes from, read or generated, resolved once.
+"""The app's keys, app-side: where they come from, read or generated, resolved once.
 
-Order of preference (``resolve_secret``):
-1. the environment variable GRPO_CERT_SECRET;
-2. ``st.secrets["GRPO_CERT_SECRET"]`` when a secrets file exists;
-3. the file ``default_secret_path()`` (git-ignored), generated on first start.
+Two keys, each found in this order of preference:
+1. an environment variable;
+2. ``st.secrets`` under the same name, when a secrets file exists;
+3. a git-ignored file at the repository root, generated on first start.
 
-The source, never the secret, is written to the server log. ``practice.certificates``
-only takes the secret as an argument; all reading and writing of it happens here.
+- The certificate signing key (``cert_key``): GRPO_CERT_KEY, an Ed25519 private key as
+  base64url of its 32 raw bytes, file ``.grpo_cert_key``. Never shown; its public half is
+  published (``public_keyring``): every key the app has signed with is added to the
+  git-ignored keyring ``.grpo_cert_keyring.json``, so a rotated key's certificates still
+  verify, and GRPO_CERT_PUBLIC_KEYS (a keyring's JSON) adds the keys of other servers.
+- The HMAC secret (``cert_secret``): GRPO_CERT_SECRET, file ``.grpo_cert_secret``. It
+  signs progress links and verifies the version-1 certificates issued before Ed25519.
+
+The source, never a key, is written to the server log. ``practice`` only takes keys as
+arguments; all reading and writing of them happens here.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -18,11 +27,16 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import streamlit as st
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from streamlit.errors import StreamlitSecretNotFoundError
 
-from practice.certificates import MIN_SECRET_BYTES
+from grpo_core.links import b64url_decode, b64url_encode
+from practice.certificates import MIN_SECRET_BYTES, key_id, keyring_json, read_keyring
 
 ENV_VAR = "GRPO_CERT_SECRET"
+KEY_ENV_VAR = "GRPO_CERT_KEY"
+KEYRING_ENV_VAR = "GRPO_CERT_PUBLIC_KEYS"
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +47,105 @@ def default_secret_path() -> Path:
     The file is listed in .gitignore, so it is never among the tracked files.
     """
     return Path(__file__).resolve().parent.parent / ".grpo_cert_secret"
+
+
+def default_key_path() -> Path:
+    """Where a generated signing key is kept: ``.grpo_cert_key`` (git-ignored)."""
+    return Path(__file__).resolve().parent.parent / ".grpo_cert_key"
+
+
+def default_keyring_path() -> Path:
+    """The public keys the app has signed with: ``.grpo_cert_keyring.json`` (git-ignored)."""
+    return Path(__file__).resolve().parent.parent / ".grpo_cert_keyring.json"
+
+
+def private_key_text(key: Ed25519PrivateKey) -> str:
+    """A private key as GRPO_CERT_KEY holds it: base64url of its 32 raw bytes."""
+    return b64url_encode(key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
+
+
+def resolve_private_key(
+    env: Mapping[str, str], secrets_value: str | None, path: Path
+) -> tuple[Ed25519PrivateKey, str]:
+    """The certificate signing key and where it came from, in this order of preference.
+
+    1. ``env["GRPO_CERT_KEY"]`` -> "environment GRPO_CERT_KEY"
+    2. ``secrets_value`` (the page reads ``st.secrets``) -> "st.secrets"
+    3. the file at ``path`` -> "read from <path>"
+    4. a new key written to ``path`` with permissions 0600 -> "generated and saved to <path>"
+
+    ValueError, naming the source, for text that is not a key.
+    """
+    text, source = _resolve_text(
+        KEY_ENV_VAR,
+        env.get(KEY_ENV_VAR),
+        secrets_value,
+        Path(path),
+        lambda: private_key_text(Ed25519PrivateKey.generate()),
+    )
+    raw = b64url_decode(text)
+    if raw is None or len(raw) != 32:
+        raise ValueError(
+            f"the certificate key from {source} is not an Ed25519 key (base64url of 32 bytes); "
+            "make one with python -c 'import base64, os; "
+            'print(base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("="))\'.'
+        )
+    log.info("certificate key: %s", source)
+    return Ed25519PrivateKey.from_private_bytes(raw), source
+
+
+def _resolve_text(name: str, env_value, secrets_value, path: Path, generate) -> tuple[str, str]:
+    """(text, source) from the environment, st.secrets, the file, or generated into the file."""
+    for value, source in ((env_value, f"environment {name}"), (secrets_value, "st.secrets")):
+        if isinstance(value, str) and value.strip():
+            return value.strip(), source
+    if not path.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process created it first: read theirs
+        else:
+            generated = generate()
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(generated + "\n")
+            return generated, f"generated and saved to {path}"
+    return path.read_text(encoding="utf-8").strip(), f"read from {path}"
+
+
+def published_keys(
+    current: Ed25519PublicKey, path: Path, extra: str | None = None
+) -> dict[str, Ed25519PublicKey]:
+    """Every public key certificates may be signed with, by id: the keyring file at ``path``
+    (``current`` is added to it when missing, so a rotated key stays published) and the
+    keyring JSON ``extra`` (GRPO_CERT_PUBLIC_KEYS). A file or text that is not a keyring
+    is logged and skipped."""
+    path = Path(path)
+    keys: dict[str, Ed25519PublicKey] = {}
+    for text, where in ((_read(path), str(path)), (extra, KEYRING_ENV_VAR)):
+        if text and text.strip():
+            try:
+                keys.update(read_keyring(text))
+            except ValueError as err:
+                log.warning("certificate keyring %s skipped: %s", where, err)
+    if key_id(current) not in keys:
+        on_file = {k: v for k, v in keys.items()}
+        on_file[key_id(current)] = current
+        try:
+            partial = path.with_suffix(".tmp")
+            partial.write_text(keyring_json(on_file.values()) + "\n", encoding="utf-8")
+            os.replace(partial, path)
+        except OSError as err:
+            log.warning("certificate keyring %s not written: %s", path, err)
+        keys[key_id(current)] = current
+    return keys
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
 
 
 def resolve_secret(
@@ -49,24 +162,10 @@ def resolve_secret(
     The source (never the secret) is also logged. ValueError if a given secret
     is shorter than 16 bytes, naming where it came from.
     """
-    candidates = ((env.get(ENV_VAR), f"environment {ENV_VAR}"), (secrets_value, "st.secrets"))
-    for value, source in candidates:
-        if isinstance(value, str) and value.strip():
-            return _announce(_checked_secret(value.strip(), source), source)
-    path = Path(path)
-    if not path.exists():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another process created it first: read theirs
-        else:
-            generated = secrets.token_urlsafe(32)
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(generated + "\n")
-            return _announce(generated.encode("ascii"), f"generated and saved to {path}")
-    source = f"read from {path}"
-    return _announce(_checked_secret(path.read_text(encoding="utf-8").strip(), source), source)
+    text, source = _resolve_text(
+        ENV_VAR, env.get(ENV_VAR), secrets_value, Path(path), lambda: secrets.token_urlsafe(32)
+    )
+    return _announce(_checked_secret(text, source), source)
 
 
 def _announce(secret: bytes, source: str) -> tuple[bytes, str]:
@@ -85,10 +184,10 @@ def _checked_secret(value: str, source: str) -> bytes:
     return key
 
 
-def _secrets_value() -> str | None:
-    """``st.secrets[GRPO_CERT_SECRET]``, or None when there is no secrets file or no such key."""
+def _secrets_value(name: str = ENV_VAR) -> str | None:
+    """``st.secrets[name]``, or None when there is no secrets file or no such key."""
     try:
-        value = st.secrets[ENV_VAR]
+        value = st.secrets[name]
     except (KeyError, FileNotFoundError, StreamlitSecretNotFoundError):
         return None
     return value if isinstance(value, str) else None
@@ -121,3 +220,54 @@ def cert_secret_or_problem() -> tuple[bytes | None, str | None]:
         return cert_secret()[0], None
     except (ValueError, OSError) as err:
         return None, str(err)
+
+
+@st.cache_resource(show_spinner=False)
+def _resolve_key(env_value: str | None, secrets_value: str | None, path: str):
+    key, source = resolve_private_key({KEY_ENV_VAR: env_value or ""}, secrets_value, Path(path))
+    level = logging.INFO if source.startswith(("environment", "st.secrets")) else logging.WARNING
+    log.log(level, "GRPO certificate key: %s (key id %s)", source, key_id(key.public_key()))
+    return key, source
+
+
+def cert_key() -> tuple[Ed25519PrivateKey, str]:
+    """(signing key, where it came from); ValueError (plain words) for a key that is not one.
+
+    Cached per configuration, like ``cert_secret``.
+    """
+    env_value = os.environ.get(KEY_ENV_VAR)
+    secrets_value = None if env_value and env_value.strip() else _secrets_value(KEY_ENV_VAR)
+    return _resolve_key(env_value, secrets_value, str(default_key_path()))
+
+
+def cert_key_or_problem() -> tuple[Ed25519PrivateKey | None, str | None]:
+    """(key, None), or (None, a plain-words problem) when the configured key is unusable."""
+    try:
+        return cert_key()[0], None
+    except (ValueError, OSError) as err:
+        return None, str(err)
+
+
+@st.cache_resource(show_spinner=False)
+def _keyring(current_id: str, _current: Ed25519PublicKey, path: str, extra: str | None):
+    return published_keys(_current, Path(path), extra)
+
+
+def public_keyring() -> dict[str, Ed25519PublicKey]:
+    """The published public keys by id ({} when there is no usable signing key)."""
+    key, _ = cert_key_or_problem()
+    if key is None:
+        return {}
+    extra = os.environ.get(KEYRING_ENV_VAR) or _secrets_value(KEYRING_ENV_VAR)
+    public = key.public_key()
+    return _keyring(key_id(public), public, str(default_keyring_path()), extra)
+
+
+def keyring_file() -> str:
+    """The published keyring as the downloadable JSON file holds it."""
+    return keyring_json(public_keyring().values())
+
+
+def keyring_summary() -> list[tuple[str, str]]:
+    """(key id, base64url public key) of every published key, for the verify page."""
+    return sorted(json.loads(keyring_file())["keys"].items())

@@ -7,6 +7,18 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
+CERT_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
+"""The certificate signing key of the app tests: base64url of bytes 0..31."""
+
+
+@pytest.fixture(autouse=True)
+def cert_key(monkeypatch, tmp_path):
+    """Sign with a known key and keep the published keyring in a temporary file, so no key
+    or keyring file is written into the repository during tests."""
+    import ui.secret
+
+    monkeypatch.setenv("GRPO_CERT_KEY", CERT_KEY)
+    monkeypatch.setattr(ui.secret, "default_keyring_path", lambda: tmp_path / "keyring.json")
 
 
 def open_page(page: str, *, query: dict | None = None, state: dict | None = None) -> AppTest:

@@ -71,6 +71,20 @@ def test_hostile_url_never_raises(page):
     assert not at.exception, f"{page} with {query}: {at.exception}"
 
 
+PRACTICE_PAGES = ("pages/quiz.py", "pages/interview.py", "pages/verify.py")
+
+
+@pytest.mark.parametrize("page", PRACTICE_PAGES)
+def test_practice_text_fields_are_bounded_on_the_server_not_in_the_browser(page):
+    """A browser's max_chars silently drops a long paste (the server never sees it): the
+    practice pages' text fields have none and bound the text themselves, saying so."""
+    at = open_page(page)
+    if page == "pages/interview.py":
+        at.button(key="iv.start_btn").click().run()
+    fields = list(at.text_input) + list(at.text_area)
+    assert fields and not [w.key for w in fields if w.max_chars], page
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_hostile_inputs_never_raise(page):
     rng = random.Random(f"inputs-{page}")
@@ -81,8 +95,8 @@ def test_hostile_inputs_never_raise(page):
         for widget in list(at.text_input) + list(at.text_area):
             if widget.disabled:
                 continue
-            value = rng.choice(HOSTILE_TEXT)
-            if widget.max_chars:
+            value = rng.choice([*HOSTILE_TEXT, rng.choice(HOSTILE_TEXT) * 2000])
+            if widget.max_chars:  # the browser cuts these; the practice pages have none
                 value = value[: widget.max_chars]
             widget.input(value)
             changed = True

@@ -5,13 +5,16 @@ import html
 import logging
 import math
 import time
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from grpo_core import group_advantages
+from grpo_core.links import b64url_encode
 from practice.bank import load_bank
-from practice.certificates import issue, verify
+from practice.certificates import issue, key_id, public_bytes, verify, verify_legacy
 from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, record_answer, score, start_quiz
@@ -25,6 +28,10 @@ QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (
     "pages/verify.py",
 )
 SECRET = "practice-test-secret-0123456789abcdef"
+KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))  # CERT_KEY of tests/app/conftest
+PUBLIC = KEY.public_key()
+LEGACY = "GRPO1-ADIAOQALSZlBZGEgTG92ZWxhY2VaE7QGtx-BkB-2ynaRzQCo"
+"""Issued for "Ada Lovelace", 50 of 57, with SECRET by the version-1 (HMAC) code."""
 BANK = load_bank()
 BY_ID = {q.id: q for q in BANK}
 IDS = sorted(BY_ID)
@@ -77,9 +84,9 @@ def answer(at, right: bool = True, prefix: str = "qz", next_key: str = "qz.next"
         at.text_input(key=f"{prefix}.num.{qid}").set_value(f"{value:.6f}")
         at.button(key=f"{prefix}.check.{qid}").click().run()
     else:
-        at.text_area(key=f"{prefix}.text.{qid}").set_value("Centring and scaling, per group.")
-        at.button(key=f"{prefix}.reveal.{qid}").click().run()
-        at.button(key=f"{prefix}.{'got' if right else 'missed'}.{qid}").click().run()
+        text = q.model_answer if right else "I would have to look that up."
+        at.text_area(key=f"{prefix}.text.{qid}").set_value(text)
+        at.button(key=f"{prefix}.check.{qid}").click().run()
     assert not at.exception, at.exception
     at.button(key=next_key).click().run()
     return qid
@@ -131,11 +138,12 @@ def test_choice_feedback_comes_only_after_check_and_explains_every_option():
     at.radio(key=f"qz.choice.{qid}").set_value(wrong_option(q))
     at.button(key=f"qz.check.{qid}").click().run()
     assert not at.exception
-    assert at.error[0].value == f"**Not this one.** {q.options[wrong_option(q)].why}"
+    why = q.options[wrong_option(q)].why.removeprefix("Wrong: ")
+    assert at.error[0].value == f"**Not this one.** {why[:1].upper()}{why[1:]}"
     shown = everything(at)
     assert all(o.why in shown for o in q.options), "every option's explanation is shown"
     assert cite(q.explanation) in " ".join(texts(at, "info"))  # claim links rendered
-    assert quiz_of(at).answers[qid] is False
+    assert quiz_of(at).answers[qid] == 0
     assert f"qz.choice.{qid}" not in [r.key for r in at.radio]  # the first answer stands
 
 
@@ -144,8 +152,8 @@ def test_a_right_choice_says_why():
     at = open_quiz_at(qid)
     at.radio(key=f"qz.choice.{qid}").set_value(BY_ID[qid].answer)
     at.button(key=f"qz.check.{qid}").click().run()
-    assert at.success[0].value.startswith("**Right.** Right: the group is one prompt")
-    assert quiz_of(at).answers[qid] is True
+    assert at.success[0].value.startswith("**Right.** The group is one prompt")
+    assert quiz_of(at).answers[qid] == 1
 
 
 def test_redflag_question_asks_for_the_wrong_one():
@@ -155,6 +163,9 @@ def test_redflag_question_asks_for_the_wrong_one():
     at.radio(key=f"qz.choice.{qid}").set_value(BY_ID[qid].answer)
     at.button(key=f"qz.check.{qid}").click().run()
     assert at.success and "the wrong one, to pick" in everything(at)
+    verdict = at.success[0].value
+    assert verdict.startswith("**Right: that is the red flag.** ")
+    assert "Wrong" not in verdict.split("**")[2][:8]  # one verdict, then the reason
 
 
 def test_blanks_wrong_answers_say_why_and_show_the_model_answer():
@@ -179,7 +190,7 @@ def test_blanks_accept_notation():
     at.text_input(key=f"qz.blank.{qid}.1").set_value("std(R)")
     at.button(key=f"qz.check.{qid}").click().run()
     assert at.success[0].value == "**Right: every blank.**"
-    assert quiz_of(at).answers[qid] is True
+    assert quiz_of(at).answers[qid] == 1
 
 
 def test_numeric_drill_is_stable_graded_with_tolerance_and_solved_after():
@@ -212,23 +223,40 @@ def test_numeric_drill_wrong_answer_names_the_mistake():
     assert len(latex(at)) == len(drill.solution)
 
 
-def test_followup_write_first_then_reveal_then_self_grade():
+def test_followup_is_graded_point_by_point_with_quotes_and_partial_credit():
     qid = "followup-why-std"
     q = BY_ID[qid]
     at = open_quiz_at(qid)
     assert q.model_answer not in everything(at)
-    at.button(key=f"qz.reveal.{qid}").click().run()
+    at.button(key=f"qz.check.{qid}").click().run()
     assert any("Write your answer first" in w for w in texts(at, "warning"))
     assert q.model_answer not in everything(at)
-    at.text_area(key=f"qz.text.{qid}").set_value("It puts prompts on one scale.")
-    at.button(key=f"qz.reveal.{qid}").click().run()
-    assert texts(at, "text") == ["It puts prompts on one scale."]  # beside the model answer
+    typed = (
+        "Dividing by the group std puts every prompt on the same scale. "
+        "You subtract the batch mean first."
+    )
+    at.text_area(key=f"qz.text.{qid}").set_value(typed)
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert not at.exception
+    assert at.warning[0].value.startswith("**1 of 4 key points made**")
     shown = everything(at)
-    assert q.model_answer in shown and all(p in shown for p in q.key_points)
-    assert qid not in quiz_of(at).answers and "qz.next" not in [b.key for b in at.button]
-    at.button(key=f"qz.missed.{qid}").click().run()
-    assert quiz_of(at).answers[qid] is False
+    assert q.model_answer in shown and all(p.text in shown for p in q.key_points)
+    assert "Earned by: “dividing” · “same scale” in:" in texts(at, "caption")
+    assert typed in texts(at, "text")  # the answer, as plain text
+    assert "Dividing by the group std puts every prompt on the same scale." in texts(at, "text")
+    assert any("Red flag: a mean over the whole batch" in e for e in texts(at, "error"))
+    assert quiz_of(at).answers[qid] == Fraction(1, 4)  # partial credit, no self-grading
+    assert not [b for b in at.button if b.key.startswith(("qz.got", "qz.missed"))]
     assert at.button(key="qz.next")
+
+
+def test_keyword_stuffing_earns_no_point():
+    qid = "followup-why-std"
+    at = open_quiz_at(qid)
+    at.text_area(key=f"qz.text.{qid}").set_value("std, scale, z-score, Dr. GRPO, eps, up-weight")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.error[0].value.startswith("**0 of 4 key points made**")
+    assert quiz_of(at).answers[qid] == 0
 
 
 # --- the whole quiz: score, review, retry, certificate -------------------------------------
@@ -239,7 +267,8 @@ def test_full_quiz_score_review_retry_and_certificate_round_trip():
     missed_ids = finish(at, wrong=3)[:3]
     assert not at.exception
     n = len(IDS)
-    assert f"### {n - 3} of {n} right ({100 * (n - 3) / n:.1f}%)" in texts(at, "markdown")
+    assert f"### {n - 3} of {n} points ({100 * (n - 3) / n:.1f}%)" in texts(at, "markdown")
+    assert any(c.startswith("Machine-graded") for c in texts(at, "caption"))
     # the review lists exactly the missed questions, with their explanations
     reviewed = [c for c in texts(at, "caption") if c.startswith("Missed")]
     assert [r.split("id `")[1].rstrip("`") for r in reviewed] == missed_ids
@@ -254,13 +283,16 @@ def test_full_quiz_score_review_retry_and_certificate_round_trip():
     at.button(key="qz.cert").click().run()
     assert not at.exception
     cert_id = at.code[0].value
-    cert = verify(cert_id, secret=SECRET)
+    cert = verify(cert_id, public_key=PUBLIC)
     assert cert["name"] == HOSTILE_NAME and (cert["correct"], cert["total"]) == (n - 3, n)
+    assert cert["scoring"].startswith("Machine-graded") and len(cert["topics"]) == 13
+    assert sorted(cert["kinds"]) == sorted({q.kind for q in BANK})
     assert "&lt;script&gt;alert\\(1\\)&lt;/script&gt;" in at.success[0].value
     assert "<script>" not in everything(at).replace(cert_id, "")
     page_html = qw_html(at)
     assert html.escape(HOSTILE_NAME) in page_html and "<script>alert" not in page_html
-    assert cert_id in page_html
+    assert cert_id in page_html and "<svg" in page_html  # the QR code of the verify link
+    assert "Topics covered:</strong> The GRPO advantage formula; Subtracting" in page_html
     # the verify page, opened with ?id=, shows it
     verified = open_page(VERIFY, query={"id": cert_id})
     assert not verified.exception
@@ -273,18 +305,19 @@ def test_full_quiz_score_review_retry_and_certificate_round_trip():
     assert sorted(retry.order) == sorted(missed_ids) and not retry.full
     assert "qz.cert_id" not in at.session_state
     finish(at)
-    assert "### 3 of 3 right (100.0%)" in texts(at, "markdown")
+    assert "### 3 of 3 points (100.0%)" in texts(at, "markdown")
     assert any("only a full quiz" in c for c in texts(at, "caption"))
     assert "qz.name" not in [t.key for t in at.text_input]  # no certificate for a retry
 
 
 def qw_html(at) -> str:
     """The certificate HTML the download button holds (rebuilt as the page builds it)."""
-    from ui import quiz_widgets as qw
+    from ui.certificate import certificate_html
 
     cert_id = at.session_state["qz.cert_id"]
     assert at.get("download_button")
-    return qw.certificate_html(verify(cert_id, secret=SECRET), cert_id, f"verify?id={cert_id}")
+    cert = verify(cert_id, public_key=PUBLIC)
+    return certificate_html(cert, cert_id, f"verify?id={cert_id}")
 
 
 def test_a_failed_full_quiz_offers_no_certificate():
@@ -301,10 +334,13 @@ def test_certificate_name_problems_are_explained_and_length_is_bounded():
     at.button(key="qz.cert").click().run()
     assert any("the name is empty" in e for e in texts(at, "error"))
     assert not at.code
-    at.text_input(key="qz.name").set_value("x" * 5_000_000)  # 5 MB: cut to max_chars
+    at.text_input(key="qz.name").set_value("x" * 5_000_000)  # 5 MB: too long, the start kept
     at.button(key="qz.cert").click().run()
-    assert not at.exception
-    assert verify(at.code[0].value, secret=SECRET)["name"] == "x" * 80
+    assert not at.exception and not at.code
+    assert any("The name is too long: 5,000,000 characters" in e for e in texts(at, "error"))
+    assert at.text_input(key="qz.name").value == "x" * 80
+    at.button(key="qz.cert").click().run()
+    assert verify(at.code[0].value, public_key=PUBLIC)["name"] == "x" * 80
 
 
 # --- progress in the URL -------------------------------------------------------------------
@@ -317,7 +353,7 @@ def test_progress_link_restores_answers_and_the_next_question():
     at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=SECRET)})
     assert not at.exception
     assert quiz_of(at) == quiz and current(at) == quiz.order[10]
-    assert at.get("progress")[0].proto.text == f"Question 11 of {len(IDS)} · 5 right so far"
+    assert at.get("progress")[0].proto.text == f"Question 11 of {len(IDS)} · 5 points so far"
 
 
 def test_progress_link_with_edited_answers_is_refused():
@@ -395,44 +431,71 @@ def test_five_megabyte_answers_and_markup_never_break_the_page():
     at.text_input(key="qz.blank.blanks-grpo.1").set_value("<img src=x onerror=alert(1)>")
     at.button(key="qz.check.blanks-grpo").click().run()
     assert not at.exception
+    # too long: said so, the start kept in the field, nothing graded yet
+    assert any("is too long: 5,000,000 characters" in w for w in texts(at, "warning"))
+    assert at.text_input(key="qz.blank.blanks-grpo.0").value == big[:200]
+    assert "blanks-grpo" not in quiz_of(at).answers
+    at.button(key="qz.check.blanks-grpo").click().run()
     assert texts(at, "error")[0] == "**Not quite: 0 of 2 blanks right.**"
     assert "<script>" not in everything(at) and "onerror" not in everything(at)
     assert "<img src=x onerror=alert(1)>" in texts(at, "text")  # echoed as plain text
 
     at = open_quiz_at("followup-why-std")
     at.text_area(key="qz.text.followup-why-std").set_value(big)
-    at.button(key="qz.reveal.followup-why-std").click().run()
+    at.button(key="qz.check.followup-why-std").click().run()
+    assert not at.exception and any("is too long" in w for w in texts(at, "warning"))
+    assert at.text_area(key="qz.text.followup-why-std").value == big[:4000]
+    at.button(key="qz.check.followup-why-std").click().run()
     assert not at.exception and BY_ID["followup-why-std"].model_answer in everything(at)
-    assert texts(at, "text")[0].startswith("<script>alert(1)</script>")  # plain text, bounded
-    assert len(texts(at, "text")[0]) <= 4000
+    assert texts(at, "text")[-1].startswith("<script>alert(1)</script>")  # plain text, bounded
+    assert len(texts(at, "text")[-1]) <= 4000 and "<script>" not in everything(at)
 
     at = open_quiz_at("drill-k2")
     at.text_input(key="qz.num.drill-k2").set_value(big)
     at.button(key="qz.check.drill-k2").click().run()
+    assert not at.exception and any("is too long" in w for w in texts(at, "warning"))
+    at.button(key="qz.check.drill-k2").click().run()
     assert not at.exception and any("Not a number" in w for w in texts(at, "warning"))
+
+
+def test_a_pasted_3000_character_follow_up_is_graded_not_emptied():
+    qid = "followup-float32"
+    at = open_quiz_at(qid)
+    paste = (BY_ID[qid].model_answer + " ") * 6
+    assert 2000 < len(paste) < 4000
+    at.text_area(key=f"qz.text.{qid}").set_value(paste)
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert at.success[0].value.startswith("**4 of 4 key points made**")
+    assert quiz_of(at).answers[qid] == 1
 
 
 # --- interview drill -----------------------------------------------------------------------
 
 
-def test_interview_round_timer_self_grading_and_summary():
+def test_interview_round_clock_per_question_grading_and_summary():
     at = open_page(INTERVIEW)
     assert not at.exception
     at.number_input(key="iv.n").set_value(3)
     at.button(key="iv.start_btn").click().run()
     round_ = at.session_state["iv.round"]
     assert len(round_.order) == 3 and all(BY_ID[q].kind == "followup" for q in round_.order)
-    assert any("elapsed" in m for m in texts(at, "markdown"))
-    at.session_state["iv.start"] = time.time() - 125  # two minutes in
+    assert any("on this question" in m and "(aim: 2:00)" in m for m in texts(at, "markdown"))
+    at.session_state["iv.start"] = time.time() - 125  # two minutes in, all on question 1
+    at.session_state["iv.q_start"] = time.time() - 125
     at.run()
-    assert any("2:0" in m and "elapsed" in m for m in texts(at, "markdown"))
-    for n in range(3):
+    clock = next(m for m in texts(at, "markdown") if "on this question" in m)
+    assert ":orange[" in clock and "2:0" in clock and "in total" in clock  # over the 2 minutes
+    answer(at, prefix="iv", next_key="iv.next")
+    clock = next(m for m in texts(at, "markdown") if "on this question" in m)
+    assert "**0:0" in clock and ":blue[" in clock  # the next question's clock starts at 0
+    for n in (1, 2):
         answer(at, right=n != 1, prefix="iv", next_key="iv.next")
     assert not at.exception
     summary = everything(at)
-    assert "### 2 of 3 covered, in 2:0" in summary
+    assert "### 2 of 3 questions' worth of key points, in 2:0" in summary
     missed = BY_ID[round_.order[1]]
-    assert all(p in summary for p in missed.key_points)
+    assert all(p.text in summary for p in missed.key_points)
+    assert summary.count("points** in ") == 3 and "**4 of 4 points** in 2:0" in summary
     at.button(key="iv.again").click().run()
     assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
 
@@ -460,7 +523,8 @@ def test_cheatsheet_renders_with_print_hint_and_download():
         "GRPO1-AAAA",
         "<script>alert(1)</script>",
         "x" * 5_000,
-        issue("Ada", 50, 57, secret="a-different-secret-of-enough-length"),
+        "GRPO1-ADIAOQALSZlBZGEkBiZ0fJAFQ7VlAa3GYQzS",  # version 1, another secret
+        issue("Ada", 50, 57, private_key=Ed25519PrivateKey.generate()),  # another key
     ],
 )
 def test_verify_refuses_anything_not_issued_here(text):
@@ -472,16 +536,40 @@ def test_verify_refuses_anything_not_issued_here(text):
 
 
 def test_verify_a_tampered_id_and_an_empty_box():
-    good = issue("Ada Lovelace", 50, 57, secret=SECRET)
+    good = issue("Ada Lovelace", 50, 57, private_key=KEY, topics=["std"], scoring="Machine.")
     at = open_page(VERIFY, query={"id": good[:-2] + ("A" if good[-2] != "A" else "B") + good[-1]})
     assert at.error
     at.text_input(key="vf.id").set_value("").run()
-    assert any("starts with GRPO1-" in i for i in texts(at, "info"))
+    assert any("starts with GRPO2-" in i for i in texts(at, "info"))
     at.text_input(key="vf.id").set_value("  " + good + " ").run()
     assert "Valid certificate" in at.success[0].value
-    assert "**Name:** Ada Lovelace" in texts(at, "markdown")
+    shown = texts(at, "markdown")
+    assert "**Name:** Ada Lovelace" in shown and "**Topics:** Dividing by the group std" in shown
     assert at.query_params["id"] == good
-    assert math.isclose(verify(good, secret=SECRET)["percent"], 87.7)
+    assert math.isclose(verify(good, public_key=PUBLIC)["percent"], 87.7)
+
+
+def test_verify_accepts_certificates_issued_before_ed25519():
+    at = open_page(VERIFY, query={"id": LEGACY})
+    assert not at.exception and "Valid certificate" in at.success[0].value
+    assert "**Name:** Ada Lovelace" in texts(at, "markdown")
+    assert any("shared secret (HMAC)" in c for c in texts(at, "caption"))
+    assert verify_legacy(LEGACY, secret=SECRET)["correct"] == 50
+
+
+def test_verify_publishes_the_public_key_and_the_offline_check():
+    at = open_page(VERIFY)
+    codes = [c.value for c in at.code]
+    assert f"{key_id(PUBLIC)}: {b64url_encode(public_bytes(PUBLIC))}" in codes
+    assert any("Ed25519PublicKey.from_public_bytes" in c for c in codes)
+    assert at.get("download_button")
+
+
+def test_a_3000_character_paste_in_the_verify_box_is_cut_and_said():
+    at = open_page(VERIFY)
+    at.text_input(key="vf.id").set_value("GRPO2-" + "A" * 2994).run()
+    assert not at.exception and any("That ID is too long" in w for w in texts(at, "warning"))
+    assert len(at.text_input(key="vf.id").value) == 2000 and at.error
 
 
 # --- the certificate secret ----------------------------------------------------------------
@@ -503,9 +591,10 @@ def test_without_a_configured_secret_one_is_generated_once_and_logged(
     assert f"GRPO certificate secret: generated and saved to {path}" in caplog.text
     assert secret.decode() not in caplog.text
     assert ui.secret.cert_secret() == (secret, source)  # cached, not generated again
-    # the pages use it: an ID issued with it verifies on the verify page
-    at = open_page(VERIFY, query={"id": issue("Ada", 50, 57, secret=secret)})
-    assert "Valid certificate" in at.success[0].value
+    # the pages use it: a link it signed restores its quiz
+    quiz = record_answer(start_quiz(IDS, 3), start_quiz(IDS, 3).order[0], True)
+    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=secret)})
+    assert quiz_of(at) == quiz
 
 
 def test_st_secrets_is_used_when_the_environment_has_none(tmp_path, monkeypatch):
@@ -517,11 +606,34 @@ def test_st_secrets_is_used_when_the_environment_has_none(tmp_path, monkeypatch)
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.secrets["GRPO_CERT_SECRET"] = "from-st-secrets-0123456789"
-    at.query_params["id"] = issue("Ada", 50, 57, secret="from-st-secrets-0123456789")
+    at.query_params["id"] = "GRPO1-ADIAOQALSZlBZGHqiFoQU8iC5zZTYvD4dwcc"  # signed with it
     at.run()
     at.switch_page(VERIFY).run()
     assert not at.exception and "Valid certificate" in at.success[0].value
     assert not (tmp_path / "unused").exists()
+
+
+def test_the_signing_key_from_st_secrets_or_generated_once(tmp_path, monkeypatch, caplog):
+    from streamlit.testing.v1 import AppTest
+
+    import ui.secret
+
+    monkeypatch.delenv("GRPO_CERT_KEY")
+    monkeypatch.setattr(ui.secret, "default_key_path", lambda: tmp_path / "key")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.secrets["GRPO_CERT_KEY"] = ui.secret.private_key_text(KEY)
+    at.query_params["id"] = issue("Ada", 50, 57, private_key=KEY)
+    at.run()
+    at.switch_page(VERIFY).run()
+    assert not at.exception and "Valid certificate" in at.success[0].value
+    assert not (tmp_path / "key").exists()
+    with caplog.at_level(logging.INFO):
+        key, source = ui.secret.cert_key()
+    assert source == f"generated and saved to {tmp_path / 'key'}"
+    assert ui.secret.private_key_text(key) not in caplog.text  # never shown
+    assert ui.secret.cert_key() == (key, source)  # cached, not generated again
+    ring = ui.secret.public_keyring()
+    assert set(ring) >= {key_id(key.public_key())}
 
 
 def test_a_too_short_secret_is_explained_not_a_traceback(monkeypatch):

@@ -14,9 +14,11 @@ import urllib.error
 import urllib.request
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench.stclient import Session
-from practice.certificates import issue
+from grpo_core.links import b64url_decode
+from practice.certificates import issue, key_id
 
 pytestmark = pytest.mark.deploy
 
@@ -117,9 +119,11 @@ def test_a_link_signed_on_one_replica_is_accepted_on_another(deployment):
 
 
 def test_a_certificate_verifies_on_every_replica(deployment):
-    secret = deployment.env["GRPO_CERT_SECRET"]
-    cert = issue("Ada <script>alert(1)</script>", 50, 57, secret=secret)
-    forged = issue("Ada", 57, 57, secret="another-secret-0123456789")
+    """Every replica is handed the same Ed25519 key: a certificate signed with it (as any
+    replica signs one) verifies on each, and one signed with another key on none."""
+    key = Ed25519PrivateKey.from_private_bytes(b64url_decode(deployment.env["GRPO_CERT_KEY"]))
+    cert = issue("Ada <script>alert(1)</script>", 50, 57, private_key=key, topics=["std"])
+    forged = issue("Ada", 57, 57, private_key=Ed25519PrivateKey.generate())
 
     async def check(cookie: str, cert_id: str):
         async with Session(deployment.url, cookie=cookie) as tab:
@@ -132,6 +136,7 @@ def test_a_certificate_verifies_on_every_replica(deployment):
         assert not run.exceptions
         assert run.has("Valid certificate"), f"replica {replica} did not accept the certificate"
         assert run.has("&lt;script&gt;"), "the name must be shown escaped"
+        assert run.has(key_id(key.public_key())), "every replica publishes the same key"
         _, run = run_async(check(cookie, forged))
         assert run.has("Not a valid certificate")
 

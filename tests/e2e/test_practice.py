@@ -1,14 +1,19 @@
-"""In a real browser: a full quiz answered right, a certificate for a hostile name (shown as
-text, no dialog), its download, and the ID checked on the verify page; the interview clock."""
+"""In a real browser: a full quiz answered right (typed follow-ups graded point by point), a
+certificate for a hostile name (shown as text, no dialog), its download with its QR code,
+the ID checked on the verify page and offline with the downloaded public key alone; a long
+paste kept and bounded; the interview's clock per question."""
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from practice.bank import load_bank
-from practice.certificates import verify
+from practice.certificates import OFFLINE_CHECK
 from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, record_answer, start_quiz
@@ -17,6 +22,7 @@ from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, sho
 pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-practice-secret-0123456789abcdef"
+KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"  # Ed25519, base64url of bytes 0..31
 BANK = {q.id: q for q in load_bank()}
 NAME = "<script>alert(1)</script>"
 
@@ -28,7 +34,7 @@ def practice_url():
     (The shared ``app_url`` server keeps the environment it was started with.)
     """
     port = free_port()
-    process = start_streamlit(port, env={"GRPO_CERT_SECRET": SECRET})
+    process = start_streamlit(port, env={"GRPO_CERT_SECRET": SECRET, "GRPO_CERT_KEY": KEY})
     yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(timeout=20)
@@ -73,14 +79,13 @@ def answer_right(page, quiz, qid: str) -> None:
         )
         main.get_by_role("button", name="Check").click()
         checked(page)
-    else:
-        main.get_by_label("Your answer, as you would say it to the interviewer").fill(
-            "Per group: centre on the mean, scale by the std."
-        )
-        main.get_by_role("button", name="Reveal model answer").click()
-        main.get_by_role("button", name="Yes, I covered them").wait_for()
+    else:  # typed, as an interviewee would say it: the model answer
+        main.get_by_role(
+            "textbox", name="Your answer, as you would say it to the interviewer"
+        ).fill(q.model_answer)
+        main.get_by_role("button", name="Check").click()
+        main.get_by_text(re.compile(r"(\d) of \1 key points made")).wait_for()
         settle(page, 100)
-        main.get_by_role("button", name="Yes, I covered them").click()
     main.get_by_role("button", name=re.compile("Next question|See my score")).wait_for()
     settle(page, 100)
 
@@ -109,7 +114,7 @@ def test_full_quiz_certificate_and_verify(practice_url, page):
             assert len(quiz_in_url(page).answers) == 4
             continue
         page.get_by_role("button", name=re.compile("Next question|See my score")).click()
-    page.get_by_text(f"{len(quiz.order)} of {len(quiz.order)} right (100.0%)").wait_for()
+    page.get_by_text(f"{len(quiz.order)} of {len(quiz.order)} points (100.0%)").wait_for()
     settle(page)
     assert_healthy(page)
 
@@ -119,8 +124,6 @@ def test_full_quiz_certificate_and_verify(practice_url, page):
     main.locator('[data-testid="stCode"]').wait_for()
     settle(page)
     cert_id = main.locator('[data-testid="stCode"] code').inner_text().strip()
-    cert = verify(cert_id, secret=SECRET)
-    assert cert["name"] == NAME and cert["correct"] == cert["total"] == len(quiz.order)
     issued = main.locator('[data-testid="stAlert"]', has_text="Certificate issued to")
     assert NAME in issued.inner_text()  # shown as typed, not run
     shot(page, "quiz_certificate")
@@ -131,21 +134,100 @@ def test_full_quiz_certificate_and_verify(practice_url, page):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in certificate and cert_id in certificate
     assert "<script>" not in certificate
     assert f"{practice_url}/verify?id={cert_id}" in certificate
+    assert "<svg" in certificate and "Topics covered:" in certificate  # QR code, topics
+    assert "How the score was made:</strong> Machine-graded" in certificate
+    shot_certificate(page, certificate)
 
     main.get_by_role("link", name="Check it on the verify page").click()
     page.get_by_text("Valid certificate").wait_for()
     settle(page)
     assert "/verify?id=" in page.url
     details = main.inner_text()
-    assert NAME in details and f"{cert['total']} of {cert['total']}" in details
+    total = len(quiz.order)
+    assert NAME in details and f"{total} of {total} points" in details
     assert_healthy(page)
     shot(page, "verify_valid")
+
+    # offline: the public keys downloaded from the verify page, and its own code, alone
+    main.get_by_text("Check a certificate offline, with the public key").click()
+    with page.expect_download() as download:
+        main.get_by_role("button", name="Download the public keys (JSON)").click()
+    keyring = Path(download.value.path()).read_text(encoding="utf-8")
+    shot(page, "verify_offline")
+    claims = check_offline(keyring, cert_id)
+    assert claims["name"] == NAME and claims["correct"] == claims["total"] == total
+    assert claims["scoring"].startswith("Machine-graded") and len(claims["topics"]) == 13
+    forged = cert_id.replace(".", ".A", 1)[:-1]
+    with pytest.raises(subprocess.CalledProcessError):
+        check_offline(keyring, forged)
 
     tampered = cert_id[:-3] + ("A" if cert_id[-3] != "A" else "B") + cert_id[-2:]
     open_path(page, practice_url, f"/verify?id={tampered}")
     page.get_by_text("Not a valid certificate").wait_for()
     shot(page, "verify_invalid")
     assert dialogs == [], "a name must never run as a script"
+
+
+def check_offline(keyring: str, cert_id: str) -> dict:
+    """Run the verify page's offline check in a fresh Python, with only the keyring file
+    beside it (no app import): the claims it prints, or CalledProcessError if forged."""
+    work = Path(__import__("tempfile").mkdtemp())
+    (work / "grpo-certificate-keys.json").write_text(keyring, encoding="utf-8")
+    code = OFFLINE_CHECK.replace('"GRPO2-..."', repr(cert_id)).replace(
+        "print(claims)", "print(json.dumps(claims))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=work, capture_output=True, text=True, check=True,
+        env={"PYTHONPATH": ":".join(p for p in sys.path if "site-packages" in p or "deps" in p)},
+    )  # fmt: skip
+    return json.loads(out.stdout)
+
+
+def shot_certificate(page, certificate: str) -> None:
+    """A screenshot of the downloaded certificate as a browser prints it."""
+    other = page.context.new_page()
+    other.set_content(certificate)
+    other.emulate_media(media="print")
+    other.wait_for_timeout(300)
+    shot(other, "certificate_html")
+    other.close()
+
+
+def test_a_long_paste_is_kept_and_bounded_not_emptied(practice_url, page):
+    qid = "followup-float32"
+    quiz = start_quiz(BANK, 5, only=[qid, "blanks-grpo"])
+    link = sign_progress(encode_progress(quiz), secret=SECRET)
+    open_path(page, practice_url, f"/quiz?p={link}")
+    main = page.locator('[data-testid="stMain"]')
+    for current in quiz.order:
+        wait_for_question(page, current)
+        if current == qid:
+            paste = (BANK[qid].model_answer + " ") * 6  # about 3,400 characters
+            field = main.get_by_role(
+                "textbox", name="Your answer, as you would say it to the interviewer"
+            )
+            field.fill(paste)
+            assert field.get_attribute("maxlength") is None
+            assert len(field.input_value()) == len(paste)  # the browser kept it all
+            main.get_by_role("button", name="Check").click()
+            main.get_by_text("4 of 4 key points made").wait_for()
+            settle(page)
+            shot(page, "quiz_followup_long_paste")
+        else:
+            field = main.get_by_label("First blank (subtracted)", exact=True)
+            field.fill("x" * 3000)
+            main.get_by_label("Second blank (divided by)", exact=True).fill("std")
+            main.get_by_role("button", name="Check").click()
+            main.get_by_text(re.compile("is too long: 3,000 characters")).wait_for()
+            settle(page)
+            assert len(field.input_value()) == 200  # what fits is kept
+            shot(page, "quiz_blank_too_long")
+            field.fill("mean")
+            main.get_by_role("button", name="Check").click()
+            main.get_by_text("Right: every blank.").wait_for()
+            settle(page)
+            shot(page, "quiz_feedback_blanks_template")
+        main.get_by_role("button", name=re.compile("Next question|See my score")).click()
 
 
 def test_review_of_missed_items_and_retry(practice_url, page):
@@ -173,19 +255,23 @@ def test_interview_clock_ticks_and_round_runs(practice_url, page):
     open_path(page, practice_url, "/interview")
     main = page.locator('[data-testid="stMain"]')
     main.get_by_role("button", name="Start a mock round").click()
-    clock = main.get_by_text(re.compile(r"\d+:\d\d elapsed"))
+    clock = main.locator(
+        '[data-testid="stMarkdownContainer"]', has_text=re.compile(r"\d+:\d\d on this question")
+    ).first
     clock.wait_for()
     first = clock.inner_text()
+    assert "(aim: 2:00)" in first
     page.wait_for_timeout(2500)
     assert clock.inner_text() != first, "the clock should tick"
-    main.get_by_label("Your answer, as you would say it to the interviewer").fill(
+    main.get_by_role("textbox", name="Your answer, as you would say it to the interviewer").fill(
         "<img src=x onerror=alert(1)> and some words"
     )
-    main.get_by_role("button", name="Reveal model answer").click()
+    main.get_by_role("button", name="Check").click()
     main.get_by_text("Key points", exact=True).wait_for()
     settle(page)
     assert_healthy(page)
-    shot(page, "interview_revealed")
+    assert main.get_by_text(re.compile("0 of \\d key points made")).count()
+    shot(page, "interview_graded")
 
 
 def test_cheatsheet_prints(practice_url, page):

@@ -21,12 +21,13 @@ def test_the_fuzzer_reaches_the_input_functions():
     """The functions that take what a user types or a URL carries are all fuzzed."""
     must = {
         "certificates.check_name",
-        "certificates.verify",
+        "certificates.verify_legacy",
         "progress_link.unsign_progress",
         "answer_text.normalise_answer",
         "grading.parse_number",
         "grading.grade_numeric",
         "grading.check_formula_blanks",
+        "followup.match_points",
     }
     assert must <= set(FUNCTIONS), sorted(must - set(FUNCTIONS))
     assert must <= set(FUZZED), sorted(must - set(FUZZED))

@@ -48,7 +48,7 @@ def test_first_answer_stands_and_unknown_ids_are_refused():
     state = start_quiz(IDS, 1)
     qid = state.order[0]
     state = record_answer(state, qid, False)
-    assert record_answer(state, qid, True).answers[qid] is False
+    assert record_answer(state, qid, True).answers[qid] == 0
     with pytest.raises(ValueError, match="not part of this quiz"):
         record_answer(state, "no-such-question", True)
 
@@ -132,3 +132,19 @@ def test_the_right_answer_is_shown_at_every_position_about_equally():
 def test_option_order_refuses_a_bad_seed():
     with pytest.raises(ValueError, match="seed"):
         option_order(WITH_OPTIONS[0], -1)
+
+
+def test_a_follow_up_counts_as_the_fraction_of_its_points():
+    from fractions import Fraction
+
+    state = start_quiz(IDS, 1)
+    a, b, c = state.order[:3]
+    state = record_answer(record_answer(state, a, True), b, Fraction(3, 4))
+    state = record_answer(state, c, Fraction(1, 3))
+    sc = score(state)
+    assert sc.correct == Fraction(25, 12) and sc.answered == 3
+    assert sc.shown == "2.08"
+    assert missed(state) == (b, c)
+    for bad in (1.5, -1, Fraction(5, 4), 0.5, "1", None):
+        with pytest.raises(ValueError):
+            record_answer(state, state.order[3], bad)
