@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from grpo_core import CONVENTIONS
 from practice.drills import Drill, make_drill
 from practice.grading import grade_blanks, grade_choice, grade_drill, parse_number
 from practice.questions import Question
@@ -37,18 +38,23 @@ class RoundSpec:
     """True for a "be the group" round: the rewards become one GRPO group."""
     seed: int
     """Seeds the drill of a numeric question (the same numbers for every student)."""
+    convention: str = "trl"
+    """The convention the students' own advantages are computed with in a group round."""
 
     def encode(self) -> str:
-        return json.dumps({"q": self.question_id, "g": self.group, "s": self.seed})
+        return json.dumps(
+            {"q": self.question_id, "g": self.group, "s": self.seed, "c": self.convention}
+        )
 
 
 def decode_spec(text: str) -> RoundSpec | None:
     """The RoundSpec of ``RoundSpec.encode``; None for anything else."""
     try:
         raw = json.loads(text)
-        return RoundSpec(str(raw["q"]), bool(raw["g"]), int(raw["s"]))
+        spec = RoundSpec(str(raw["q"]), bool(raw["g"]), int(raw["s"]), str(raw["c"]))
     except (ValueError, TypeError, KeyError):
         return None
+    return spec if spec.convention in CONVENTIONS else None
 
 
 def drill_of(question: Question, seed: int) -> Drill | None:

@@ -40,6 +40,9 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("cheatsheet", "Cheat sheet", "description", "cheatsheet"),
         ("verify", "Verify a certificate", "verified", "verify"),
     ],
+    "Teach": [
+        ("class_mode", "Class mode", "co_present", "class"),
+    ],
 }
 
 
