@@ -41,7 +41,7 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("verify", "Verify a certificate", "verified", "verify"),
     ],
     "Teach": [
-        ("class_mode", "Class mode", "co_present", "class"),
+        ("class", "Class mode", "co_present", "class"),
     ],
 }
 

@@ -10,7 +10,7 @@ from practice.class_round import RoundSpec, encode_blanks
 from practice.store import open_store
 from tests.app.conftest import open_page
 
-PAGE = "pages/class_mode.py"
+PAGE = "pages/class.py"
 SECRET = "class-mode-test-secret-0123456789"
 
 
