@@ -49,12 +49,12 @@ except StoreRefusal as refusal:
     st.stop()
 
 if is_lecturer(code, session.created, st.query_params.get(LECTURER_PARAM), secret=secret):
-    lecturer.join_panel(session, secret)
-    if not session.ended:
-        lecturer.ask_panel(store, code)
     current = store.current_round(code)
+    lecturer.join_panel(session, secret, compact=current is not None)
     if current is not None:
         lecturer.round_panel(store, code, current)
+    if not session.ended:
+        lecturer.ask_panel(store, code, first=current is None)
     lecturer.end_panel(store, session)
 else:
     token = st.query_params.get(TOKEN_PARAM)

@@ -44,19 +44,23 @@ def base_url() -> str:
     return (st.context.url or "").split("?")[0]
 
 
-def join_panel(session: ClassSession, secret: bytes) -> None:
-    """The code, the join link and a QR code large enough for the back of the room."""
+def join_panel(session: ClassSession, secret: bytes, *, compact: bool) -> None:
+    """The code, the join link and a QR code large enough for the back of the room;
+    once rounds run (``compact``), the code on one line and the rest folded away."""
     link = f"{base_url()}?{join_query(session.code)}"
-    left, right = st.columns([3, 2])
+    if compact:
+        st.markdown(f"Join with the code **`{session.code}`** at `{base_url()}`")
+    box = st.expander("Join link and QR code", expanded=not compact)
+    left, right = box.columns([3, 2])
     with left:
         st.markdown(f"## Join code: `{session.code}`")
         st.caption("Open the link, scan the code, or type the code on this page.")
         st.code(link, language=None, wrap_lines=True)
-        with st.expander("Your lecturer link (keep it private: it controls this session)"):
-            st.code(
-                f"{base_url()}?{lecturer_query(session.code, session.created, secret=secret)}",
-                language=None, wrap_lines=True,
-            )  # fmt: skip
+        st.caption("Your lecturer link: keep it private, it controls this session.")
+        st.code(
+            f"{base_url()}?{lecturer_query(session.code, session.created, secret=secret)}",
+            language=None, wrap_lines=True,
+        )  # fmt: skip
     with right:
         st.image(qr_png(link), caption="Scan to join", width=360)
 
@@ -74,9 +78,11 @@ def _open(store: ClassStore, code: str, spec: RoundSpec, revote_of: int | None =
     store.open_round(code, spec.encode(), revote_of=revote_of)
 
 
-def ask_panel(store: ClassStore, code: str) -> None:
+def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
     """Pick a bank question, or a "be the group" round, and open it."""
-    with st.form("cls.ask", border=True):
+    box = st.expander("Ask the first question" if first else "Ask the next question",
+                      expanded=first, icon=":material/add_circle:")  # fmt: skip
+    with box.form("cls.ask", border=False):
         qid = st.selectbox("Question", _askable(), format_func=_question_label, key="cls.question")
         group = st.toggle(
             "Be the group: the room's rewards become one GRPO group", key="cls.group",
@@ -122,9 +128,9 @@ def round_panel(store: ClassStore, code: str, r: Round) -> None:
             figure = distribution_figure(bars, title or "The room's answers", r.reveal == "answer")
             show(figure, key=f"cls.dist.{n}", container=column)
     if r.reveal == "answer":
-        view.answer_key(question, drill)
         if spec.group:
             group_panel(store, code, r, question, drill, spec)
+        view.answer_key(question, drill)
 
 
 def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:

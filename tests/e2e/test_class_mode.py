@@ -118,6 +118,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         students[2].get_by_text("Not this time.").wait_for(timeout=10_000)
 
         # "Be the group": the room's rewards are one GRPO group.
+        lect.get_by_text("Ask the next question").click()
         lect.get_by_text("Be the group: the room's rewards become one GRPO group").click()
         lect.get_by_role("button", name="Open this round").click()
         for page, letter in zip(students, "ABA", strict=True):
