@@ -83,16 +83,22 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
     box = st.expander("Ask the first question" if first else "Ask the next question",
                       expanded=first, icon=":material/add_circle:")  # fmt: skip
     with box.form("cls.ask", border=False):
-        qid = st.selectbox("Question", _askable(), format_func=_question_label, key="cls.question")
-        group = st.toggle(
+        st.selectbox("Question", _askable(), format_func=_question_label, key="cls.question")
+        st.toggle(
             "Be the group: the room's rewards become one GRPO group", key="cls.group",
             help="Each answer is graded into a reward (1/0, partial credit for blanks).",
         )  # fmt: skip
-        convention = st.selectbox("Convention", list(CONVENTIONS), key="cls.convention")
-        if st.form_submit_button("Open this round", key="cls.open", type="primary"):
-            seed = secrets.randbelow(2**31)
-            _open(store, code, RoundSpec(qid, bool(group), seed, convention))
-            st.session_state.pop("cls.shown_convention", None)
+        st.selectbox("Convention", list(CONVENTIONS), key="cls.convention")
+        st.form_submit_button("Open this round", key="cls.open", type="primary",
+                              on_click=_open_asked, args=(store, code))  # fmt: skip
+
+
+def _open_asked(store: ClassStore, code: str) -> None:
+    """Open the round the form asks for (a callback: the page then draws it)."""
+    s = st.session_state
+    spec = RoundSpec(s["cls.question"], bool(s["cls.group"]), secrets.randbelow(2**31),
+                     s["cls.convention"])  # fmt: skip
+    _open(store, code, spec)
 
 
 def round_panel(store: ClassStore, code: str, r: Round) -> None:

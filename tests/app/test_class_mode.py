@@ -49,6 +49,11 @@ def test_the_start_page_starts_a_session_with_a_signed_lecturer_link(store):
     assert f"Join code: `{code}`" in all_text(at)
     assert at.get("image"), "the QR code is drawn"
     assert {"cls.open", "cls.question", "cls.group", "cls.end"} <= keys(at)
+    at.selectbox(key="cls.question").set_value("choice-which-rewards")
+    at.button(key="cls.open").click().run()
+    assert not at.exception
+    assert any(m.value == "0 of 0" for m in at.metric), "the round shows at once, counting"
+    assert store.current_round(code).open
 
 
 def test_a_student_joins_and_never_sees_the_lecturer_controls(store):

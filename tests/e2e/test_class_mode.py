@@ -97,7 +97,11 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         lect.get_by_role("button", name="Open this round").click()
         for page, letter in zip(students, "ABB", strict=True):
             vote(page, letter, expect="Question 1")
-        lect.get_by_text("3 of 3").wait_for(timeout=5_000)  # live, without a reload
+        try:
+            lect.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
+        except Exception:
+            shot(lect, "class_count_failed")
+            raise
         assert lect.locator(".js-plotly-plot").count() == 0, "no distribution before the reveal"
         shot(students[0], "class_phone_vote")
         lect.get_by_role("button", name="Close & show the distribution").click()
@@ -107,7 +111,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         lect.get_by_role("button", name="Convince your neighbour: vote again").click()
         for page, letter in zip(students, "AAB", strict=True):
             vote(page, letter, expect="Vote again")
-        lect.get_by_text("3 of 3").wait_for(timeout=5_000)
+        lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         lect.get_by_role("button", name="Close & show the distribution").click()
         lect.get_by_role("button", name="Reveal the answer").click()
         lect.get_by_text("Why each option").wait_for()
@@ -123,7 +127,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         lect.get_by_role("button", name="Open this round").click()
         for page, letter in zip(students, "ABA", strict=True):
             vote(page, letter, expect="Question 3")
-        lect.get_by_text("3 of 3").wait_for(timeout=5_000)
+        lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         lect.get_by_role("button", name="Close & reveal the answer").click()
         lect.get_by_text("K (students who answered)").wait_for()
         settle(lect, 800)
