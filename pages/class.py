@@ -9,6 +9,7 @@ from ui import class_student as student
 from ui import page
 from ui.class_store import class_store
 from ui.secret import cert_secret_or_problem
+from ui.text import markdown_safe
 
 page.start()
 st.title("Class mode")
@@ -42,7 +43,7 @@ if not code:
 try:
     session = store.session(code)
 except StoreRefusal as refusal:
-    st.error(str(refusal))
+    st.error(markdown_safe(str(refusal)))
     if st.button("Type another code", key="cls.again"):
         st.query_params.clear()
         st.rerun()

@@ -29,6 +29,7 @@ from practice.store.base import (
 )
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
+from ui.text import markdown_safe
 
 POLL_SECONDS = 1.5
 """How often a phone asks whether the round changed."""
@@ -46,7 +47,7 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
             try:
                 student = store.join(session.code, (nickname or "")[:MAX_NICKNAME_CHARS])
             except StoreRefusal as refusal:
-                st.error(str(refusal))
+                st.error(markdown_safe(str(refusal)))
                 return
             st.query_params[TOKEN_PARAM] = student.token
             st.rerun()
@@ -77,16 +78,15 @@ def send(store: ClassStore, code: str, token: str, pending: str) -> None:
     answered (a receipt or a refusal), keep it when the store could not be reached."""
     number, submit_id, answer = pending.split("~", 2)
     try:
-        receipt = store.submit(code, int(number), token, answer, submit_id)
+        store.submit(code, int(number), token, answer, submit_id)  # a duplicate is fine too
     except StoreRefusal as refusal:
-        st.session_state["cls.notice"] = ("error", str(refusal))
+        st.session_state["cls.notice"] = ("error", markdown_safe(str(refusal)))
     except Exception:
         st.session_state["cls.notice"] = (
             "warning", "Not sent yet: the connection dropped. It is sent again by itself.",
         )  # fmt: skip
         return
     else:
-        del receipt
         st.session_state["cls.notice"] = (
             "success", "Your answer is in. You can change it until the round closes.",
         )  # fmt: skip
