@@ -28,8 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Join-code letters: no 0/O, 1/I/L, so a code read off a projector is typed right."""
+JOIN_ALPHABET = "ABCDFGHJKMNPQRSTUVWXYZ23456789"
+"""Join-code letters: no 0/O, 1/I/L, so a code read off a projector is typed right; no E,
+so no code reads as a number in exponent form ("2E9999" would be an infinite float)."""
 CODE_LENGTH = 6
 SESSION_TTL = 24 * 3600.0
 """Seconds a class session lives after it was created."""
@@ -125,7 +126,9 @@ class Receipt:
 class ClassStore(Protocol):
     """Class sessions: a code, students, rounds and one answer per student per round."""
 
-    def create_session(self) -> ClassSession: ...
+    def create_session(self) -> ClassSession:
+        """A new session with a fresh join code; expired sessions are purged first."""
+
     def session(self, code: str) -> ClassSession:
         """The live session with this code; UnknownSession if none or expired."""
 

@@ -122,6 +122,8 @@ class RedisStore:
     # --- sessions and students ---------------------------------------------------------------
 
     def create_session(self) -> ClassSession:
+        """A new session; sessions past their expiry are purged first (the store stays bounded)."""
+        self.purge_expired()
         now = self.clock()
         expires = now + SESSION_TTL
         while True:

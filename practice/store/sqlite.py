@@ -102,6 +102,8 @@ class SQLiteStore:
     # --- sessions and students ---------------------------------------------------------------
 
     def create_session(self) -> ClassSession:
+        """A new session; sessions past their expiry are purged first (the store stays bounded)."""
+        self.purge_expired()
         now = self.clock()
         with self._write() as db:
             while True:

@@ -169,6 +169,17 @@ def test_sessions_expire_after_a_day_by_the_stores_clock(make_store, clock):
     assert store.purge_expired() == 0
 
 
+def test_starting_a_session_purges_the_expired_ones(make_store, clock):
+    store = make_store(clock)
+    old = store.create_session().code
+    clock.now += SESSION_TTL + 1
+    store.create_session()
+    assert store.purge_expired() == 0, "the old session went when the new one started"
+    clock.now -= SESSION_TTL + 1  # even by the old clock, its data is gone
+    with pytest.raises(UnknownSession):
+        store.session(old)
+
+
 def test_an_ended_session_keeps_its_results_but_takes_no_more(make_store):
     store = make_store()
     code, (a, *_) = room(store)
