@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 
+from grpo_core.format import signed
 from practice.class_group import RoomGroup
 from practice.class_round import Bar
 from ui.figures.common import cached_figure, figure, sign_marker
@@ -45,7 +46,7 @@ def advantage_figure(labels: tuple[str, ...], group: RoomGroup) -> dict:
         "<extra></extra>",
     }  # fmt: skip
     if len(names) <= MAX_LABELLED:
-        bar.update(x=names, y=values, text=[f"{v:+.2f}" for v in values], textposition="outside")
+        bar.update(x=names, y=values, text=[signed(v) for v in values], textposition="outside")
         xaxis = {"type": "category", "tickangle": -45 if len(names) > 12 else 0}
     else:
         bar.update(x=list(range(1, len(names) + 1)), y=values)

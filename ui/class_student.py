@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from grpo_core.format import signed
 from practice.class_group import room_group, why
 from practice.class_link import PENDING_PARAM, TOKEN_PARAM
 from practice.class_round import decode_spec, drill_of, grade_answer
@@ -161,6 +162,6 @@ def result(store, code, r: Round, question, drill, spec, answers, mine) -> None:
         group = room_group([grade_answer(question, drill, a.answer).reward for a in answers],
                            spec.convention)  # fmt: skip
         i = next(i for i, a in enumerate(answers) if a.token == mine.token)
-        st.metric("Your advantage", f"{float(group.advantages[i]):+.3f}", border=True)
+        st.metric("Your advantage", signed(float(group.advantages[i])), border=True)
         st.markdown(why(group, i))
     view.answer_key(question, drill)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grpo_core import group_advantages
+from grpo_core.format import signed
 from practice.class_link import lecturer_tag
 from practice.class_round import RoundSpec, encode_blanks
 from practice.store import open_store
@@ -140,11 +141,12 @@ def test_be_the_group_shows_the_rooms_advantages(store):
     assert not lect.exception
     rloo = group_advantages([1.0, 0.5, 0.0], convention="rloo")
     spec_text = lect.get("plotly_chart")[-1].proto.spec
-    assert "under rloo" in spec_text and f'"{rloo[0]:+.2f}"' in spec_text
+    assert "under rloo" in spec_text and f'"{signed(rloo[0])}"' in spec_text
 
     mine = open_page(PAGE, query={"class": session.code, "student": students[0].token})
     assert not mine.exception
-    assert [m.value for m in mine.metric] == ["+1.000"]
+    trl = group_advantages([1.0, 0.5, 0.0], convention="trl")
+    assert [m.value for m in mine.metric] == [signed(trl[0])]
     assert "beat the room's mean 0.5" in all_text(mine)
 
 

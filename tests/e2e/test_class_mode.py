@@ -12,7 +12,15 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from grpo_core import group_advantages
-from tests.e2e.conftest import assert_healthy, free_port, settle, shot, start_streamlit
+from grpo_core.format import signed
+from tests.e2e.conftest import (
+    SHOTS,
+    assert_healthy,
+    free_port,
+    settle,
+    shot,
+    start_streamlit,
+)
 
 pytestmark = pytest.mark.e2e
 SECRET = "class-mode-e2e-secret-0123456789abcdef"
@@ -63,14 +71,15 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
     try:
         lect = projector.new_page()
         lect.set_default_timeout(30_000)
-        open_class(lect, class_url + "/class")
+        open_class(lect, class_url + "/class?present=1")  # the projector presents
         lect.get_by_role("button", name="Start a class session").click()
         lect.get_by_text("Join code:").wait_for()
         settle(lect)
         assert_healthy(lect)
         query = parse_qs(urlparse(lect.url).query)
         code = query["class"][0]
-        assert query["lecturer"][0]
+        assert query["lecturer"][0] and query["present"] == ["1"]
+        assert not lect.locator('[data-testid="stSidebar"]').is_visible()
         join_link = lect.locator('[data-testid="stCode"]').first.inner_text().strip()
         assert join_link.endswith(f"/class?class={code}") and "lecturer" not in join_link
         assert lect.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 300
@@ -137,10 +146,13 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         bars = lect.locator(".js-plotly-plot").last.inner_text()
         assert "&lt;b&gt;Ann&lt;/b&gt;" in lect.content() or "<b>Ann</b>" in bars
         shot(lect, "class_lecturer_group")
+        chart = lect.locator('[data-testid="stPlotlyChart"]').last
+        chart.scroll_into_view_if_needed()
+        chart.screenshot(path=str(SHOTS / "class_lecturer_advantages.png"))
         for page, advantage in zip(students, expected, strict=True):
             page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=10_000)
             settle(page)
-            assert f"{advantage:+.3f}" in metric_values(page)
+            assert signed(advantage) in metric_values(page)
         shot(students[0], "class_phone_group")
 
         with lect.expect_download() as download:
