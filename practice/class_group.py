@@ -28,6 +28,8 @@ class RoomGroup:
     """(K,) each answering student's reward, in the order of the store's answers."""
     advantages: np.ndarray
     """(K,) their advantages under ``convention``; zeros when there is no signal."""
+    centred: np.ndarray
+    """(K,) R_i minus the baseline (the group mean, or RLOO's leave-one-out mean)."""
     mean: float
     std: float
     """The group std with the convention's ddof (0 for a group of one)."""
@@ -45,7 +47,7 @@ def room_group(rewards: Sequence[float], convention: str) -> RoomGroup:
     r = np.asarray(rewards, dtype=float).reshape(-1)
     k = len(r)
     if k == 0:
-        return RoomGroup(r, r, 0.0, 0.0, convention, "Nobody has answered yet.")
+        return RoomGroup(r, r, r, 0.0, 0.0, convention, "Nobody has answered yet.")
     if k == 1:
         note = (
             "Only one student answered: a group of one has no spread to compare with, "
@@ -53,7 +55,7 @@ def room_group(rewards: Sequence[float], convention: str) -> RoomGroup:
             + (f" ({convention} refuses it)." if get_convention(convention).refuses_singleton
                else ".")
         )  # fmt: skip
-        return RoomGroup(r, np.zeros(1), float(r[0]), 0.0, convention, note)
+        return RoomGroup(r, np.zeros(1), np.zeros(1), float(r[0]), 0.0, convention, note)
     trace = advantage_trace(r, convention=convention)
     note = ""
     if bool(trace.zero_spread[0]):
@@ -62,7 +64,8 @@ def room_group(rewards: Sequence[float], convention: str) -> RoomGroup:
             "Every advantage is 0, so this prompt teaches the model nothing."
         )
     return RoomGroup(
-        r, trace.advantages.reshape(-1), float(trace.mean[0]), float(trace.std[0]),
+        r, trace.advantages.reshape(-1), trace.centred.reshape(-1), float(trace.mean[0]),
+        float(trace.std[0]),
         convention, note,
     )  # fmt: skip
 

@@ -175,6 +175,15 @@ def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) ->
             "a positive advantage, the larger the fewer got it right; a wrong answer gets "
             "a negative one. The same formula as in the walkthrough, with the room's numbers:"
         )
+        with st.expander("Step by step, on the room's numbers"):
+            st.dataframe(
+                {"student": [a.label for a in answers], "reward R_i": group.rewards,
+                 "R_i − baseline": group.centred, "advantage A_i": group.advantages},
+                hide_index=True, column_config={
+                    name: st.column_config.NumberColumn(format="%.4f")
+                    for name in ("R_i − baseline", "advantage A_i")
+                },
+            )  # fmt: skip
         conv = get_convention(convention)
         if conv.baseline == "mean" and conv.scale == "group":
             st.latex(

@@ -20,6 +20,7 @@ from practice.class_group import room_group, why
 from practice.class_link import PENDING_PARAM, TOKEN_PARAM
 from practice.class_round import decode_spec, drill_of, grade_answer
 from practice.store.base import (
+    MAX_ANSWER_CHARS,
     MAX_NICKNAME_CHARS,
     ClassSession,
     ClassStore,
@@ -132,6 +133,10 @@ def student_view(store: ClassStore, session: ClassSession, token: str) -> None:
             if st.form_submit_button("Send answer", key=f"cls.send.{r.number}", type="primary"):
                 if answer is None:
                     st.session_state["cls.notice"] = ("warning", "Pick or type an answer first.")
+                elif len(answer) > MAX_ANSWER_CHARS:
+                    st.session_state["cls.notice"] = (
+                        "warning", f"Too long: at most {MAX_ANSWER_CHARS} characters.",
+                    )  # fmt: skip
                 else:
                     pending = f"{r.number}~{new_token()}~{answer}"
                     st.query_params[PENDING_PARAM] = pending

@@ -139,6 +139,7 @@ def test_be_the_group_shows_the_rooms_advantages(store):
     assert "&lt;a href=x&gt;Ann" in chart and "<a href" not in chart
     lect.button_group[0].set_value("rloo").run()  # switching the convention updates it
     assert not lect.exception
+    assert lect.dataframe, "the walkthrough's steps on the room's numbers"
     rloo = group_advantages([1.0, 0.5, 0.0], convention="rloo")
     spec_text = lect.get("plotly_chart")[-1].proto.spec
     assert "under rloo" in spec_text and f'"{signed(rloo[0])}"' in spec_text

@@ -9,7 +9,7 @@ import io
 import numpy as np
 import pytest
 
-from grpo_core import group_advantages
+from grpo_core import advantage_trace, group_advantages
 from practice.bank import load_bank
 from practice.class_group import room_group, why
 from practice.class_link import is_lecturer, lecturer_query, lecturer_tag
@@ -77,6 +77,8 @@ def test_the_room_group_is_grpo_core_on_the_rooms_rewards(convention):
     assert group.k == 6
     np.testing.assert_allclose(group.advantages, group_advantages(rewards, convention=convention))
     assert group.mean == pytest.approx(np.mean(rewards))
+    trace = advantage_trace(rewards, convention=convention)
+    np.testing.assert_allclose(group.centred, trace.centred)
     assert not group.note
     assert why(group, 0).startswith("Your advantage is +")
     assert why(group, 1).startswith("Your advantage is −")
