@@ -2,7 +2,8 @@
 """Set up and run the project with nothing but Python 3.11.
 
 python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
-python3 dev.py test    # create .venv, install test tools, Chromium and nginx, run every test
+python3 dev.py test    # create .venv, install test tools, Chromium, nginx,
+                       # redis-server and zbarimg, run every test
 python3 dev.py bench   # run the benchmarks under bench/
 """
 
@@ -20,6 +21,8 @@ VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
 CHROMIUM = "/usr/bin/chromium"
 NGINX = "/usr/sbin/nginx"
+REDIS = "/usr/bin/redis-server"
+ZBARIMG = "/usr/bin/zbarimg"
 POLICY_RC = Path("/usr/sbin/policy-rc.d")
 
 
@@ -56,17 +59,17 @@ def ensure_chromium() -> None:
     )
 
 
-def ensure_nginx() -> None:
-    """Install Debian's nginx for the proxy test (tests/deploy) when missing and allowed.
+def ensure_debian_binary(binary: str, package: str, needed_by: str) -> None:
+    """Install Debian's ``package`` for ``needed_by`` when ``binary`` is missing and allowed.
 
-    Only the binary is wanted: deploy/run.py runs nginx with its own config on
-    loopback. A temporary policy-rc.d stops the package from starting the system
-    service. In CI (CI=true) a missing nginx that cannot be installed is an error.
+    Only the binary is wanted: the tests run it with their own config on loopback. A
+    temporary policy-rc.d stops the package from starting a system service. In CI
+    (CI=true) a missing binary that cannot be installed is an error.
     """
-    if Path(NGINX).exists():
+    if Path(binary).exists():
         return
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("installing Debian's nginx for the proxy test", flush=True)
+        print(f"installing Debian's {package} for {needed_by}", flush=True)
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         own_policy = not POLICY_RC.exists()
         if own_policy:  # exit 101: "do not start services" during this install
@@ -74,18 +77,33 @@ def ensure_nginx() -> None:
             POLICY_RC.chmod(0o755)
         try:
             subprocess.check_call(["apt-get", "update", "-qq"], env=env)
-            subprocess.check_call(["apt-get", "install", "-y", "-qq", "nginx"], env=env)
+            subprocess.check_call(["apt-get", "install", "-y", "-qq", package], env=env)
         finally:
             if own_policy:
                 POLICY_RC.unlink(missing_ok=True)
         return
     message = (
-        f"{NGINX} is missing and this user cannot apt-get install it; the proxy test "
-        "(tests/deploy) will be skipped (install Debian's 'nginx' to run it)."
+        f"{binary} is missing and this user cannot apt-get install it; {needed_by} "
+        f"will be skipped (install Debian's '{package}' to run it)."
     )
     if os.environ.get("CI"):
         raise SystemExit(f"error: {message.replace('will be skipped', 'cannot run')}")
     print(f"note: {message}", flush=True)
+
+
+def ensure_nginx() -> None:
+    """Debian's nginx for the proxy test (tests/deploy): deploy/run.py runs it on loopback."""
+    ensure_debian_binary(NGINX, "nginx", "the proxy test (tests/deploy)")
+
+
+def ensure_redis() -> None:
+    """Debian's redis-server for the Redis store tests and the scaled-out class mode test."""
+    ensure_debian_binary(REDIS, "redis-server", "the Redis store tests")
+
+
+def ensure_zbar() -> None:
+    """Debian's zbar-tools (zbarimg) for the test that reads the class QR code back."""
+    ensure_debian_binary(ZBARIMG, "zbar-tools", "the QR code test")
 
 
 AXE_VERSION = "4.14.1"
@@ -128,6 +146,8 @@ def main(argv: list[str]) -> int:
         ensure_venv("requirements-dev.txt")
         ensure_chromium()
         ensure_nginx()
+        ensure_redis()
+        ensure_zbar()
         ensure_axe()
         return subprocess.call([str(PY), "-m", "pytest", "-n", "2", *argv[1:]])
     if command == "bench":

@@ -6,8 +6,14 @@ values), and reads ``ForwardMsg``s until ``script_finished``. Widgets are found 
 their ``key=`` (the tail of the widget id ``$$ID-<hash>-<key>``) in the deltas of the
 last run, and set by id, with the value type the frontend sends for that widget.
 
-Used by bench/bench_load.py (many sessions at once) and tests/deploy/test_proxy.py
-(sessions through nginx). Everything stays on loopback; every wait is bounded.
+A fragment with ``run_every`` announces itself with an ``auto_rerun`` message (its id and
+interval); a browser then asks for that fragment's run every interval. ``fragments``
+holds what the last full run announced and ``rerun_fragment`` asks as the browser does
+(bench/bench_class.py follows a class page's polling this way). A fragment run that calls
+``st.rerun()`` becomes a full run, which replaces ``last``.
+
+Used by bench/bench_load.py and bench/bench_class.py (many sessions at once) and
+tests/deploy (sessions through nginx). Everything stays on loopback; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -22,7 +28,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
 FINISHED = ForwardMsg.ScriptFinishedStatus
-DONE = (FINISHED.Value("FINISHED_SUCCESSFULLY"), FINISHED.Value("FINISHED_WITH_COMPILE_ERROR"))
+FRAGMENT_DONE = FINISHED.Value("FINISHED_FRAGMENT_RUN_SUCCESSFULLY")
+DONE = (
+    FINISHED.Value("FINISHED_SUCCESSFULLY"), FINISHED.Value("FINISHED_WITH_COMPILE_ERROR"),
+    FRAGMENT_DONE,
+)  # fmt: skip
 
 
 class ProtocolError(RuntimeError):
@@ -45,6 +55,8 @@ class Run:
     """The URL's query string after the run (None if the run did not change it)."""
     page_hash: str = ""
     bytes_received: int = 0
+    fragment: bool = False
+    """Only a fragment ran (the rest of the page stayed as it was)."""
 
     def texts(self, kind: str) -> list[str]:
         """The body of every element of one kind (markdown, alert, code, ...)."""
@@ -87,6 +99,8 @@ class Session:
         self.query_string = ""
         self.page_hash = ""
         self.response_headers: dict[str, str] = {}
+        self.fragments: dict[str, float] = {}
+        """fragment id -> seconds between its automatic reruns (announced by the server)."""
 
     async def connect(self) -> None:
         url = "ws" + self.base.removeprefix("http") + "/_stcore/stream"
@@ -143,6 +157,10 @@ class Session:
     async def rerun(self) -> Run:
         return await self._run(page_name="", page_hash=self.page_hash)
 
+    async def rerun_fragment(self, fragment_id: str) -> Run:
+        """What the browser sends when a ``run_every`` fragment is due: a run of it alone."""
+        return await self._run(page_name="", page_hash=self.page_hash, fragment_id=fragment_id)
+
     def widget_state(self, key: str, value, *, trigger: bool = False) -> WidgetState:
         if self.last is None or key not in self.last.widgets:
             raise ProtocolError(f"no widget with key {key!r} on the page")
@@ -171,7 +189,7 @@ class Session:
         self.widget_values[element.id] = state
         return state
 
-    async def _run(self, *, page_name: str, page_hash: str, extra=()) -> Run:
+    async def _run(self, *, page_name: str, page_hash: str, extra=(), fragment_id="") -> Run:
         if self.ws is None:
             raise ProtocolError("not connected")
         msg = BackMsg()
@@ -179,6 +197,11 @@ class Session:
         cs.query_string = self.query_string
         cs.page_name = page_name
         cs.page_script_hash = page_hash
+        if fragment_id:
+            cs.fragment_id = fragment_id
+            cs.is_auto_rerun = True
+        else:
+            self.fragments.clear()  # a full run announces its fragments again
         states = {s.id: s for s in self.widget_values.values()}
         states.update({s.id: s for s in extra})
         cs.widget_states.widgets.extend(states.values())
@@ -223,12 +246,19 @@ class Session:
                 nav = fwd.navigation
                 self.pages = {p.url_pathname: p.page_script_hash for p in nav.app_pages}
                 run.page_hash = self.page_hash = nav.page_script_hash
+            elif kind == "auto_rerun":
+                self.fragments[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                for stopped in fwd.stop_auto_rerun.fragment_ids:
+                    self.fragments.pop(stopped, None)
             elif kind == "page_info_changed":
                 run.query_string = self.query_string = fwd.page_info_changed.query_string
             elif kind == "script_finished" and fwd.script_finished in DONE:
                 run.seconds = time.perf_counter() - start
-                self.last = run
-                self._remember_values(run)
+                run.fragment = fwd.script_finished == FRAGMENT_DONE
+                if not run.fragment:
+                    self.last = run
+                    self._remember_values(run)
                 return run
 
     def _remember_values(self, run: Run) -> None:

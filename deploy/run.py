@@ -8,7 +8,9 @@ Each replica is `streamlit run app.py` on its own loopback port, with the settin
 shared server wants (no file watcher, no forced GC after every run), the same
 certificate signing key GRPO_CERT_KEY and the same GRPO_CERT_SECRET (each taken from
 the environment, else generated once into <run-dir>/cert_key and <run-dir>/cert_secret),
-so a certificate or a progress link made on one replica verifies on any other.
+so a certificate or a progress link made on one replica verifies on any other, and the
+same store (GRPO_STORE from the environment, else a redis-server this script starts on
+loopback), so a lecturer and students on different replicas share one class.
 nginx (Debian's package; only the binary is used) runs in the foreground
 with a config written from deploy/nginx.conf.template into the run directory,
 its own pid file, logs and temp paths. Every few seconds each replica's
@@ -37,6 +39,8 @@ TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CERT_ENV = "GRPO_CERT_SECRET"
 KEY_ENV = "GRPO_CERT_KEY"
+STORE_ENV = "GRPO_STORE"
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 SERVER_FLAGS = [
     "--server.headless", "true",
@@ -162,6 +166,7 @@ class Deployment:
         self.nginx: subprocess.Popen | None = None
         self.env: dict[str, str] = {}
         self.restarts = [0] * replicas
+        self.redis: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
@@ -182,6 +187,7 @@ class Deployment:
                 shutil.chown(sub, "nobody", "nogroup")
         self.env = {CERT_ENV: cert_secret(self.run_dir), KEY_ENV: cert_key(self.run_dir)}
         try:
+            self.env[STORE_ENV] = self.class_store()
             for i in range(len(self.ports)):
                 self.start_replica(i, wait=False)
             for i, process in enumerate(self.apps):
@@ -207,6 +213,30 @@ class Deployment:
             self.stop()
             raise
         return self
+
+    def class_store(self) -> str:
+        """GRPO_STORE for every replica: the environment's, else a redis-server started
+        here on a free loopback port (``--save '' --appendonly no``: a class session is
+        worth a cache, no more); without Debian's redis-server, one SQLite file in the run
+        directory, which replicas on this one machine can share (WAL)."""
+        if os.environ.get(STORE_ENV, "").strip():
+            return os.environ[STORE_ENV].strip()
+        if not Path(REDIS_SERVER).exists():
+            print("note: redis-server not found: the replicas share a SQLite file", flush=True)
+            return f"sqlite://{self.run_dir / 'grpo.sqlite3'}"
+        port = free_port()
+        log = open(self.run_dir / "redis.log", "ab")  # noqa: SIM115 (kept by the child)
+        self.redis = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.run_dir)],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 20
+        while not _answers(port):
+            if time.monotonic() > deadline or self.redis.poll() is not None:
+                raise RuntimeError(f"redis-server did not start; see {self.run_dir}/redis.log")
+            time.sleep(0.05)
+        return f"redis://127.0.0.1:{port}/0"
 
     def start_replica(self, i: int, *, wait: bool = True) -> None:
         log = self.run_dir / f"replica-{i + 1}.log"
@@ -253,12 +283,25 @@ class Deployment:
             self.nginx = None
         for i in range(len(self.apps)):
             self.stop_replica(i)
+        if self.redis is not None:
+            _terminate(self.redis)
+            self.redis = None
 
     def __enter__(self) -> Deployment:
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _answers(port: int) -> bool:
+    """Whether a Redis server on 127.0.0.1:``port`` answers PING."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
 
 
 def _terminate(process: subprocess.Popen) -> None:
@@ -286,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     with deployment:
         print(
             f"{args.replicas} replicas on ports {deployment.ports} behind nginx at "
-            f"{deployment.url} (logs and config in {deployment.run_dir}); Ctrl-C stops",
+            f"{deployment.url}, class store {deployment.env[STORE_ENV]} (logs and config in "
+            f"{deployment.run_dir}); Ctrl-C stops",
             flush=True,
         )
         with contextlib.suppress(KeyboardInterrupt):

@@ -10,6 +10,9 @@
 - ``session``: one quiz (``QuizState``), its score, the pass mark, retries.
 - ``progress_link``: a quiz as a short, signed URL parameter and back.
 - ``certificates``: HMAC-signed certificate IDs for a passed quiz.
+- ``class_round``, ``class_group``, ``class_results``, ``class_link``, ``class_qr``: class
+  mode (a round graded into rewards, the room as one group, the CSV, the signed lecturer
+  link, the join QR code); ``store``: where class sessions live (SQLite or Redis).
 
 It imports ``grpo_core`` (the math) and ``content`` (the loader), never streamlit, ``ui`` or
 ``pages``.

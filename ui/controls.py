@@ -13,6 +13,7 @@ import streamlit as st
 
 from grpo_core import CONVENTIONS
 from grpo_core.conventions import SCALES
+from practice.class_link import PRIVATE_PARAMS
 from ui import state
 from ui.text import markdown_safe
 
@@ -119,5 +120,6 @@ def share_link() -> None:
         st.warning(message)
         st.toast(message, icon=":material/link_off:")
     base = (st.context.url or "").split("?")[0]
-    query = urlencode(st.query_params.to_dict())
+    shared = {k: v for k, v in st.query_params.to_dict().items() if k not in PRIVATE_PARAMS}
+    query = urlencode(shared)
     st.code(f"{base}?{query}" if base else f"?{query}", language=None, wrap_lines=True)

@@ -43,6 +43,9 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("cheatsheet", "Cheat sheet", "description", "cheatsheet"),
         ("verify", "Verify a certificate", "verified", "verify"),
     ],
+    "Teach": [
+        ("class", "Class mode", "co_present", "class"),
+    ],
 }
 
 

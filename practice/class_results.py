@@ -1,0 +1,104 @@
+"""A class session's results as CSV: one row per answer of every round.
+
+Columns: question, round, student, answer, correct, reward, advantage, time. The advantage
+is filled in for "be the group" rounds (the room as one group under the chosen
+convention). Every text cell a student or the bank wrote is guarded against formula
+injection: a spreadsheet runs a cell starting with = + - @ (or a tab or carriage return)
+as a formula, so such a cell gets a leading apostrophe.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from grpo_core.format import shortest
+from practice.class_group import room_group
+from practice.class_round import RoundSpec, answer_label, decode_spec, drill_of, grade_answer
+from practice.questions import Question
+from practice.store.base import Answer, Round
+
+COLUMNS = ("question", "round", "student", "answer", "correct", "reward", "advantage", "time")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(text: str) -> str:
+    """``text`` with a leading apostrophe when a spreadsheet would read it as a formula."""
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def shown_answer(question: Question, answer: str) -> str:
+    """The answer as a person reads it: an option letter, the typed number, or the blanks
+    joined with " | "."""
+    if question.kind in ("choice", "redflag"):
+        return answer_label(question, None, answer)
+    if question.kind == "blanks":
+        try:
+            texts = json.loads(answer)
+        except ValueError:
+            return answer
+        return " | ".join(str(t) for t in texts) if isinstance(texts, list) else answer
+    return answer
+
+
+@dataclass(frozen=True)
+class RoundAnswers:
+    round: Round
+    answers: Sequence[Answer]
+
+
+def result_rows(
+    rounds: Iterable[RoundAnswers], question: Callable[[str], Question | None], convention: str
+) -> list[tuple]:
+    """One row per stored answer, in round order, with the columns of ``COLUMNS``."""
+    rows = []
+    for item in rounds:
+        spec: RoundSpec | None = decode_spec(item.round.question)
+        q = question(spec.question_id) if spec else None
+        if q is None:
+            continue
+        drill = drill_of(q, spec.seed)
+        grades = [grade_answer(q, drill, a.answer) for a in item.answers]
+        advantages = [None] * len(grades)
+        if spec.group and grades:
+            group = room_group([g.reward for g in grades], convention)
+            advantages = [float(x) for x in group.advantages]
+        for a, g, adv in zip(item.answers, grades, advantages, strict=True):
+            rows.append(
+                (
+                    q.id,
+                    item.round.number,
+                    a.label,
+                    shown_answer(q, a.answer),
+                    g.correct,
+                    g.reward,
+                    adv,
+                    a.at,
+                )
+            )
+    return rows
+
+
+def results_csv(rows: Iterable[tuple]) -> str:
+    """The rows as CSV text with a header; text cells guarded, times in UTC ISO 8601."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    for qid, number, label, answer, correct, reward, advantage, at in rows:
+        writer.writerow(
+            [
+                safe_cell(qid),
+                number,
+                safe_cell(label),
+                safe_cell(answer),
+                "yes" if correct else "no",
+                shortest(reward),
+                "" if advantage is None else f"{advantage:.4f}",
+                datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds"),
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,155 @@
+"""One round of class mode: what is asked, how a student's answer is kept as text, graded
+into a reward, and counted into a distribution the projector can show.
+
+A round asks one bank question (choice, redflag, numeric drill, formula blanks). A
+numeric question draws its drill from the round's seed, so every replica and every
+student sees the same numbers. An answer is stored as text (``practice.store`` keeps at
+most 500 characters): a choice as its option index ("2"), a number as typed, the blanks
+as a JSON list of strings. Grading never raises on what a student sent.
+
+In a "be the group" round the rewards are the grader's verdicts: 1 or 0, and for formula
+blanks the share of blanks right (partial credit).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from grpo_core import CONVENTIONS
+from practice.drills import Drill, make_drill
+from practice.grading import grade_blanks, grade_choice, grade_drill, parse_number
+from practice.questions import Question
+
+ASKABLE_KINDS = ("choice", "numeric", "blanks", "redflag")
+"""Kinds a class round can ask (a follow-up is self-graded, so it has no room tally)."""
+OPTION_LETTERS = "ABCDEFGHIJ"
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    """What a round asks: stored in the round as JSON text."""
+
+    question_id: str
+    group: bool
+    """True for a "be the group" round: the rewards become one GRPO group."""
+    seed: int
+    """Seeds the drill of a numeric question (the same numbers for every student)."""
+    convention: str = "trl"
+    """The convention the students' own advantages are computed with in a group round."""
+
+    def encode(self) -> str:
+        return json.dumps(
+            {"q": self.question_id, "g": self.group, "s": self.seed, "c": self.convention}
+        )
+
+
+def decode_spec(text: str) -> RoundSpec | None:
+    """The RoundSpec of ``RoundSpec.encode``; None for anything else."""
+    try:
+        raw = json.loads(text)
+        spec = RoundSpec(str(raw["q"]), bool(raw["g"]), int(raw["s"]), str(raw["c"]))
+    except (ValueError, TypeError, KeyError):
+        return None
+    return spec if spec.convention in CONVENTIONS else None
+
+
+def drill_of(question: Question, seed: int) -> Drill | None:
+    """The drill of a numeric question for this round's seed; None for other kinds."""
+    if question.kind != "numeric":
+        return None
+    return make_drill(question.drill, np.random.default_rng([seed]))
+
+
+def encode_blanks(texts: Sequence[str]) -> str:
+    return json.dumps(list(texts), ensure_ascii=False)
+
+
+def _blanks(question: Question, answer: str) -> list[str] | None:
+    try:
+        texts = json.loads(answer)
+    except ValueError:
+        return None
+    if not isinstance(texts, list) or len(texts) != len(question.blanks):
+        return None
+    return [t if isinstance(t, str) else "" for t in texts]
+
+
+def _choice(question: Question, answer: str) -> int | None:
+    return int(answer) if answer.isdigit() and int(answer) < len(question.options) else None
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    reward: float
+    """1/0, or the share of blanks right."""
+    feedback: str
+
+
+def grade_answer(question: Question, drill: Drill | None, answer: str) -> Grade:
+    """A student's stored answer, graded by the quiz's own grader; never raises."""
+    if question.kind in ("choice", "redflag"):
+        chosen = _choice(question, answer)
+        if chosen is None:
+            return Grade(False, 0.0, "No option was picked.")
+        result = grade_choice(question, chosen)
+        return Grade(result.correct, float(result.correct), result.feedback)
+    if question.kind == "numeric" and drill is not None:
+        result = grade_drill(drill, answer)
+        return Grade(result.correct, float(result.correct), result.feedback)
+    if question.kind == "blanks":
+        texts = _blanks(question, answer)
+        if texts is None:
+            return Grade(False, 0.0, "The blanks were not filled in.")
+        results = grade_blanks(question, texts)
+        right = sum(r.correct for r in results)
+        return Grade(
+            right == len(results), right / len(results), " ".join(r.feedback for r in results)
+        )
+    raise ValueError(f"question {question.id!r} is a {question.kind} question: not askable.")
+
+
+def answer_label(question: Question, drill: Drill | None, answer: str) -> str:
+    """How an answer is counted on the projector: the option letter, the number read
+    (to 2 decimals), or which blanks are right ("mean ✓ · std ✗")."""
+    if question.kind in ("choice", "redflag"):
+        chosen = _choice(question, answer)
+        return OPTION_LETTERS[chosen] if chosen is not None else "no option"
+    if question.kind == "numeric":
+        value = parse_number(answer)
+        return "not a number" if value is None else f"{value:.2f}"
+    texts = _blanks(question, answer)
+    if texts is None:
+        return "empty"
+    results = grade_blanks(question, texts)
+    return " · ".join(
+        f"{b.label} {'✓' if r.correct else '✗'}"
+        for b, r in zip(question.blanks, results, strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    count: int
+    correct: bool
+
+
+def distribution(question: Question, drill: Drill | None, tally: Mapping[str, int]) -> list[Bar]:
+    """The room's answers counted by ``answer_label``: every option of a choice question
+    (also those nobody picked), in order; for other kinds the labels, most given first."""
+    counts: dict[str, int] = {}
+    correct: dict[str, bool] = {}
+    for answer, n in tally.items():
+        label = answer_label(question, drill, answer)
+        counts[label] = counts.get(label, 0) + n
+        correct[label] = grade_answer(question, drill, answer).correct
+    if question.kind in ("choice", "redflag"):
+        letters = OPTION_LETTERS[: len(question.options)]
+        return [Bar(x, counts.get(x, 0), i == question.answer) for i, x in enumerate(letters)]
+    order = sorted(counts, key=lambda x: (-counts[x], x))
+    return [Bar(x, counts[x], correct[x]) for x in order]

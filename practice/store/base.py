@@ -1,0 +1,204 @@
+"""The store's contract: what a class session holds, and what every backend must do.
+
+A class session is a short-lived room: a join code, the students who joined, numbered
+rounds (one question each) and one answer per student per round. Every backend
+(``practice.store.sqlite``, ``practice.store.redis_store``) implements ``ClassStore``
+and passes the same test suite (tests/practice/store/).
+
+Guarantees, for every backend:
+- One answer per (round, student): a changed answer replaces the earlier one while the
+  round is open; ``tally`` always equals the stored answers, also under concurrent submits.
+- Idempotent submits: a ``submit_id`` already seen for this student is acknowledged
+  again and counts nothing (a retried or resent vote never counts twice).
+- Refusals are exceptions with a plain-words message (``StoreRefusal`` subclasses):
+  an unknown or expired code, a closed round, too many submits a second, text too long.
+- A session expires ``SESSION_TTL`` seconds after it was created, by the store's clock
+  (injectable: ``clock`` is a zero-argument callable returning Unix seconds).
+
+Learner progress (per-learner attempts and FSRS card states, another issue) belongs
+in the same store and the same backends, as a second protocol beside ``ClassStore``
+(say ``LearnerStore``). Unlike class sessions it never expires: on Redis it needs
+append-only persistence, while class sessions tolerate a cache that loses them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+JOIN_ALPHABET = "ABCDFGHJKMNPQRSTUVWXYZ23456789"
+"""Join-code letters: no 0/O, 1/I/L, so a code read off a projector is typed right; no E,
+so no code reads as a number in exponent form ("2E9999" would be an infinite float)."""
+CODE_LENGTH = 6
+SESSION_TTL = 24 * 3600.0
+"""Seconds a class session lives after it was created."""
+MAX_NICKNAME_CHARS = 40
+MAX_ANSWER_CHARS = 500
+MAX_SUBMITS_PER_SECOND = 5
+"""Submits one student token may make in one clock second; more are refused."""
+MAX_ID_CHARS = 64
+"""Student tokens and submit ids are short random strings; longer ones are refused."""
+REVEALS = ("none", "distribution", "answer")
+"""What a round shows the room: nothing yet, the distribution, the right answer."""
+
+Clock = Callable[[], float]
+
+
+class StoreRefusal(Exception):
+    """A request the store refuses; ``str(err)`` is a message for the person who made it."""
+
+
+class UnknownSession(StoreRefusal):
+    def __init__(self, code: str = ""):
+        super().__init__(
+            f"No class session has the code {code[:CODE_LENGTH]!r}, or it has ended: "
+            "check the code on the projector."
+        )
+
+
+class RoundClosed(StoreRefusal):
+    def __init__(self):
+        super().__init__("This round is closed: your answer was not counted.")
+
+
+class RateLimited(StoreRefusal):
+    def __init__(self):
+        super().__init__(
+            f"Too many answers at once (at most {MAX_SUBMITS_PER_SECOND} a second): "
+            "wait a moment and send it again."
+        )
+
+
+class TextRefused(StoreRefusal):
+    """Text over its bound, or an id that is not a short token."""
+
+
+@dataclass(frozen=True)
+class ClassSession:
+    code: str
+    created: float
+    """Unix seconds."""
+    expires: float
+    ended: bool
+
+
+@dataclass(frozen=True)
+class Student:
+    token: str
+    """Random, private to the student (it is in their URL)."""
+    label: str
+    """The nickname, or "Student <n>" when none was given; shown as text only."""
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    """1, 2, ... in the order the lecturer opened them."""
+    question: str
+    """What is asked, as text the caller encodes (see ``practice.class_round``)."""
+    open: bool
+    reveal: str
+    """One of ``REVEALS``."""
+    revote_of: int | None
+    """The round this one asks again (peer instruction's second vote), or None."""
+    opened: float
+
+
+@dataclass(frozen=True)
+class Answer:
+    token: str
+    label: str
+    answer: str
+    at: float
+    """Unix seconds of the last change."""
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """The store's acknowledgement of a submit."""
+
+    duplicate: bool
+    """True when this submit_id was seen before: nothing changed."""
+
+
+class ClassStore(Protocol):
+    """Class sessions: a code, students, rounds and one answer per student per round."""
+
+    def create_session(self) -> ClassSession:
+        """A new session with a fresh join code; expired sessions are purged first."""
+
+    def session(self, code: str) -> ClassSession:
+        """The live session with this code; UnknownSession if none or expired."""
+
+    def end_session(self, code: str) -> None:
+        """No more rounds or answers; results stay readable until the session expires."""
+
+    def join(self, code: str, nickname: str = "") -> Student: ...
+    def student(self, code: str, token: str) -> Student | None: ...
+    def students(self, code: str) -> list[Student]: ...
+    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
+        """A new round, open for answers; the round open before it closes."""
+
+    def close_round(self, code: str, number: int) -> None: ...
+    def set_reveal(self, code: str, number: int, reveal: str) -> None: ...
+    def rounds(self, code: str) -> list[Round]: ...
+    def current_round(self, code: str) -> Round | None:
+        """The latest round, or None before the first."""
+
+    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
+        """Store (or replace) this student's answer to round ``number``."""
+
+    def answers(self, code: str, number: int) -> list[Answer]:
+        """The round's answers, in the order the students joined."""
+
+    def tally(self, code: str, number: int) -> dict[str, int]:
+        """answer text -> how many students gave it."""
+
+    def purge_expired(self) -> int:
+        """Delete the sessions past their expiry; how many were deleted."""
+
+
+def new_code() -> str:
+    """A random join code of CODE_LENGTH letters from JOIN_ALPHABET."""
+    return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    """A student token or submit id: 16 random bytes, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def normal_code(code) -> str:
+    """A typed code in the form the store keeps: upper case, spaces and dashes dropped."""
+    if not isinstance(code, str):
+        return ""
+    return code.strip().upper().replace(" ", "").replace("-", "")[: CODE_LENGTH + 4]
+
+
+def check_text(text, limit: int, what: str) -> str:
+    """``text`` if it is a string of at most ``limit`` characters; TextRefused otherwise."""
+    if not isinstance(text, str):
+        raise TextRefused(f"The {what} must be text.")
+    if len(text) > limit:
+        raise TextRefused(f"The {what} is too long: at most {limit} characters.")
+    return text
+
+
+def check_id(value, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_ID_CHARS:
+        raise TextRefused(f"The {what} is not valid: open the class link again.")
+    return value
+
+
+def check_reveal(reveal: str) -> str:
+    if reveal not in REVEALS:
+        raise ValueError(f"reveal must be one of {', '.join(REVEALS)}, got {reveal!r}.")
+    return reveal
+
+
+def label_for(nickname: str, number: int) -> str:
+    """The label a student is shown as: their nickname, else "Student <number>"."""
+    nickname = " ".join(nickname.split())
+    return nickname or f"Student {number}"

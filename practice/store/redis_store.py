@@ -1,0 +1,283 @@
+"""The shared store: Redis (the ``redis`` client), for replicas that must see one class.
+
+Keys, all under ``grpo:class:<code>`` and all expiring with the session:
+``:s`` (hash: created, expires, ended, joined, rounds), ``:students`` (hash token ->
+label), ``:order`` (list of tokens, in joining order), ``:r:<n>`` (hash: question, open,
+reveal, revote_of, opened), ``:a:<n>`` / ``:t:<n>`` (hash token -> answer / time),
+``:c:<n>`` (hash answer -> count: the tally), ``:seen`` (hash "token submit_id" -> 1)
+and ``:rate`` (hash token -> "second:count"). The sorted set ``grpo:class-sessions``
+(code by expiry) lets ``purge_expired`` find what the clock says is over.
+
+A submit and the opening of a round are Lua scripts: Redis runs each atomically, so a
+replace-and-tally can never interleave with another and the tally equals the answers.
+Expiry is checked against the store's clock (injectable, for tests) and also set as a
+Redis TTL, so Redis frees the memory by itself. Class sessions tolerate a Redis run as a
+cache (``--save ''``); learner progress, when added, needs append-only persistence.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import redis
+
+from practice.store.base import (
+    MAX_ANSWER_CHARS,
+    MAX_NICKNAME_CHARS,
+    MAX_SUBMITS_PER_SECOND,
+    SESSION_TTL,
+    Answer,
+    ClassSession,
+    Clock,
+    RateLimited,
+    Receipt,
+    Round,
+    RoundClosed,
+    Student,
+    UnknownSession,
+    check_id,
+    check_reveal,
+    check_text,
+    label_for,
+    new_code,
+    new_token,
+    normal_code,
+)
+
+INDEX = "grpo:class-sessions"
+
+_SUBMIT = """
+-- KEYS: session, students, round, answers, times, tally, seen, rate
+-- ARGV: now, token, answer, seen field, submits allowed a second
+local s = redis.call('HMGET', KEYS[1], 'expires', 'ended')
+if not s[1] or tonumber(s[1]) <= tonumber(ARGV[1]) then return 'unknown' end
+if redis.call('HEXISTS', KEYS[7], ARGV[4]) == 1 then return 'duplicate' end
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 'unknown' end
+if s[2] == '1' or redis.call('HGET', KEYS[3], 'open') ~= '1' then return 'closed' end
+local second = tostring(math.floor(tonumber(ARGV[1])))
+local count = 1
+local rate = redis.call('HGET', KEYS[8], ARGV[2])
+if rate then
+  local sec, c = string.match(rate, '^(%d+):(%d+)$')
+  if sec == second then count = tonumber(c) + 1 end
+end
+redis.call('HSET', KEYS[8], ARGV[2], second .. ':' .. count)
+if count > tonumber(ARGV[5]) then return 'rate' end
+local old = redis.call('HGET', KEYS[4], ARGV[2])
+if old then
+  if redis.call('HINCRBY', KEYS[6], old, -1) <= 0 then redis.call('HDEL', KEYS[6], old) end
+end
+redis.call('HSET', KEYS[4], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[5], ARGV[2], ARGV[1])
+redis.call('HINCRBY', KEYS[6], ARGV[3], 1)
+redis.call('HSET', KEYS[7], ARGV[4], '1')
+local ttl = math.ceil(tonumber(s[1]) - tonumber(ARGV[1]))
+for i = 3, 8 do redis.call('EXPIRE', KEYS[i], ttl) end
+return 'ok'
+"""
+
+_OPEN_ROUND = """
+-- KEYS: session; ARGV: now, question, revote_of ('' for none), key prefix
+local s = redis.call('HMGET', KEYS[1], 'expires', 'ended', 'rounds')
+if not s[1] or tonumber(s[1]) <= tonumber(ARGV[1]) or s[2] == '1' then return -1 end
+local last = tonumber(s[3] or '0')
+if last > 0 then redis.call('HSET', ARGV[4] .. ':r:' .. last, 'open', '0') end
+local n = last + 1
+redis.call('HSET', KEYS[1], 'rounds', n)
+local key = ARGV[4] .. ':r:' .. n
+redis.call('HSET', key, 'question', ARGV[2], 'open', '1', 'reveal', 'none',
+           'revote_of', ARGV[3], 'opened', ARGV[1])
+redis.call('EXPIRE', key, math.ceil(tonumber(s[1]) - tonumber(ARGV[1])))
+return n
+"""
+
+
+def _key(code: str, part: str) -> str:
+    return f"grpo:class:{code}:{part}"
+
+
+class RedisStore:
+    """``ClassStore`` on the Redis server at ``url`` (``redis://host:port/db``)."""
+
+    def __init__(self, url: str, *, clock: Clock = time.time):
+        self.url = url
+        self.clock = clock
+        self.r = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=10, health_check_interval=30
+        )
+        self._submit = self.r.register_script(_SUBMIT)
+        self._open_round = self.r.register_script(_OPEN_ROUND)
+
+    def _live(self, code: str) -> ClassSession:
+        code = normal_code(code)
+        s = self.r.hgetall(_key(code, "s")) if code else {}
+        if not s or float(s["expires"]) <= self.clock():
+            raise UnknownSession(code)
+        return ClassSession(code, float(s["created"]), float(s["expires"]), s.get("ended") == "1")
+
+    def _ttl(self, live: ClassSession) -> int:
+        return max(1, math.ceil(live.expires - self.clock()))
+
+    # --- sessions and students ---------------------------------------------------------------
+
+    def create_session(self) -> ClassSession:
+        """A new session; sessions past their expiry are purged first (the store stays bounded)."""
+        self.purge_expired()
+        now = self.clock()
+        expires = now + SESSION_TTL
+        while True:
+            code = new_code()
+            old = self.r.hget(_key(code, "s"), "expires")
+            if old is not None and float(old) > now:
+                continue
+            if old is not None:
+                self._delete(code)
+            fields = {"created": repr(now), "expires": repr(expires), "ended": "0"}
+            if self.r.hsetnx(_key(code, "s"), "expires", fields["expires"]):
+                break
+        with self.r.pipeline() as p:
+            p.hset(_key(code, "s"), mapping=fields)
+            p.expire(_key(code, "s"), math.ceil(SESSION_TTL))
+            p.zadd(INDEX, {code: expires})
+            p.execute()
+        return ClassSession(code, now, expires, False)
+
+    def session(self, code: str) -> ClassSession:
+        return self._live(code)
+
+    def end_session(self, code: str) -> None:
+        live = self._live(code)
+        last = int(self.r.hget(_key(live.code, "s"), "rounds") or 0)
+        with self.r.pipeline() as p:
+            p.hset(_key(live.code, "s"), "ended", "1")
+            if last:
+                p.hset(_key(live.code, f"r:{last}"), "open", "0")
+            p.execute()
+
+    def join(self, code: str, nickname: str = "") -> Student:
+        nickname = check_text(nickname, MAX_NICKNAME_CHARS, "nickname")
+        live = self._live(code)
+        if live.ended:
+            raise UnknownSession(live.code)
+        number = self.r.hincrby(_key(live.code, "s"), "joined", 1)
+        student = Student(new_token(), label_for(nickname, number))
+        ttl = self._ttl(live)
+        with self.r.pipeline() as p:
+            p.hset(_key(live.code, "students"), student.token, student.label)
+            p.rpush(_key(live.code, "order"), student.token)
+            p.expire(_key(live.code, "students"), ttl)
+            p.expire(_key(live.code, "order"), ttl)
+            p.execute()
+        return student
+
+    def student(self, code: str, token: str) -> Student | None:
+        live = self._live(code)
+        label = self.r.hget(_key(live.code, "students"), token) if isinstance(token, str) else None
+        return Student(token, label) if label is not None else None
+
+    def students(self, code: str) -> list[Student]:
+        live = self._live(code)
+        tokens = self.r.lrange(_key(live.code, "order"), 0, -1)
+        labels = self.r.hgetall(_key(live.code, "students"))
+        return [Student(t, labels[t]) for t in tokens if t in labels]
+
+    # --- rounds ------------------------------------------------------------------------------
+
+    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
+        live = self._live(code)
+        now = self.clock()
+        prefix = f"grpo:class:{live.code}"
+        number = self._open_round(
+            keys=[_key(live.code, "s")],
+            args=[repr(now), question, "" if revote_of is None else str(revote_of), prefix],
+        )
+        if number < 0:
+            raise UnknownSession(live.code)
+        return Round(int(number), question, True, "none", revote_of, now)
+
+    def close_round(self, code: str, number: int) -> None:
+        live = self._live(code)
+        if self.r.exists(_key(live.code, f"r:{number}")):
+            self.r.hset(_key(live.code, f"r:{number}"), "open", "0")
+
+    def set_reveal(self, code: str, number: int, reveal: str) -> None:
+        check_reveal(reveal)
+        live = self._live(code)
+        if self.r.exists(_key(live.code, f"r:{number}")):
+            self.r.hset(_key(live.code, f"r:{number}"), "reveal", reveal)
+
+    def _round(self, code: str, number: int) -> Round | None:
+        h = self.r.hgetall(_key(code, f"r:{number}"))
+        if not h:
+            return None
+        revote = int(h["revote_of"]) if h.get("revote_of") else None
+        return Round(
+            number, h["question"], h["open"] == "1", h["reveal"], revote, float(h["opened"])
+        )
+
+    def rounds(self, code: str) -> list[Round]:
+        live = self._live(code)
+        last = int(self.r.hget(_key(live.code, "s"), "rounds") or 0)
+        found = (self._round(live.code, n) for n in range(1, last + 1))
+        return [r for r in found if r is not None]
+
+    def current_round(self, code: str) -> Round | None:
+        live = self._live(code)
+        last = int(self.r.hget(_key(live.code, "s"), "rounds") or 0)
+        return self._round(live.code, last) if last else None
+
+    # --- answers -----------------------------------------------------------------------------
+
+    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
+        answer = check_text(answer, MAX_ANSWER_CHARS, "answer")
+        token, submit_id = check_id(token, "student link"), check_id(submit_id, "submit id")
+        code = normal_code(code)
+        verdict = self._submit(
+            keys=[
+                _key(code, "s"), _key(code, "students"), _key(code, f"r:{number}"),
+                _key(code, f"a:{number}"), _key(code, f"t:{number}"), _key(code, f"c:{number}"),
+                _key(code, "seen"), _key(code, "rate"),
+            ],
+            args=[repr(self.clock()), token, answer, f"{token} {submit_id}",
+                  MAX_SUBMITS_PER_SECOND],
+        )  # fmt: skip
+        if verdict == "unknown":
+            raise UnknownSession(code)
+        if verdict == "closed":
+            raise RoundClosed()
+        if verdict == "rate":
+            raise RateLimited()
+        return Receipt(duplicate=verdict == "duplicate")
+
+    def answers(self, code: str, number: int) -> list[Answer]:
+        live = self._live(code)
+        with self.r.pipeline() as p:
+            p.lrange(_key(live.code, "order"), 0, -1)
+            p.hgetall(_key(live.code, "students"))
+            p.hgetall(_key(live.code, f"a:{number}"))
+            p.hgetall(_key(live.code, f"t:{number}"))
+            order, labels, given, times = p.execute()
+        return [
+            Answer(t, labels.get(t, "?"), given[t], float(times.get(t, 0)))
+            for t in order
+            if t in given
+        ]
+
+    def tally(self, code: str, number: int) -> dict[str, int]:
+        live = self._live(code)
+        counts = self.r.hgetall(_key(live.code, f"c:{number}"))
+        return {answer: int(n) for answer, n in counts.items() if int(n) > 0}
+
+    def purge_expired(self) -> int:
+        codes = self.r.zrangebyscore(INDEX, "-inf", self.clock())
+        for code in codes:
+            self._delete(code)
+        return len(codes)
+
+    def _delete(self, code: str) -> None:
+        last = int(self.r.hget(_key(code, "s"), "rounds") or 0)
+        parts = ["s", "students", "order", "seen", "rate"]
+        parts += [f"{kind}:{n}" for n in range(1, last + 1) for kind in "ratc"]
+        self.r.delete(*(_key(code, part) for part in parts))
+        self.r.zrem(INDEX, code)

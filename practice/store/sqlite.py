@@ -1,0 +1,323 @@
+"""The embedded store: one SQLite file (standard library ``sqlite3``, WAL mode).
+
+Every thread (Streamlit runs each session's script in a thread) gets a connection of its
+own; WAL lets readers run while one writer writes, and a busy timeout makes writers from
+several threads or processes wait their turn. Every change is one ``BEGIN IMMEDIATE``
+transaction, so a replace-and-tally cannot interleave with another. The tally is a
+``GROUP BY`` over the stored answers, so it cannot disagree with them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from practice.store.base import (
+    MAX_ANSWER_CHARS,
+    MAX_NICKNAME_CHARS,
+    MAX_SUBMITS_PER_SECOND,
+    SESSION_TTL,
+    Answer,
+    ClassSession,
+    Clock,
+    RateLimited,
+    Receipt,
+    Round,
+    RoundClosed,
+    Student,
+    UnknownSession,
+    check_id,
+    check_reveal,
+    check_text,
+    label_for,
+    new_code,
+    new_token,
+    normal_code,
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS class_sessions (
+    code TEXT PRIMARY KEY, created REAL NOT NULL, expires REAL NOT NULL,
+    ended INTEGER NOT NULL DEFAULT 0, joined INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS class_students (
+    code TEXT NOT NULL, token TEXT NOT NULL, number INTEGER NOT NULL, label TEXT NOT NULL,
+    PRIMARY KEY (code, token));
+CREATE TABLE IF NOT EXISTS class_rounds (
+    code TEXT NOT NULL, number INTEGER NOT NULL, question TEXT NOT NULL,
+    open INTEGER NOT NULL, reveal TEXT NOT NULL, revote_of INTEGER, opened REAL NOT NULL,
+    PRIMARY KEY (code, number));
+CREATE TABLE IF NOT EXISTS class_answers (
+    code TEXT NOT NULL, number INTEGER NOT NULL, token TEXT NOT NULL, answer TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (code, number, token));
+CREATE TABLE IF NOT EXISTS class_submits (
+    code TEXT NOT NULL, token TEXT NOT NULL, submit_id TEXT NOT NULL,
+    PRIMARY KEY (code, token, submit_id));
+CREATE TABLE IF NOT EXISTS class_rates (
+    code TEXT NOT NULL, token TEXT NOT NULL, second INTEGER NOT NULL, count INTEGER NOT NULL,
+    PRIMARY KEY (code, token));
+"""
+"""Class tables, all keyed by the session code so a purge deletes a session whole.
+Learner progress (another issue) adds its own tables here, with no expiry."""
+_CLASS_TABLES = (
+    "class_students", "class_rounds", "class_answers", "class_submits", "class_rates",
+)  # fmt: skip
+
+
+class SQLiteStore:
+    """``ClassStore`` on the SQLite file at ``path`` (created with its folder if missing)."""
+
+    def __init__(self, path: str | Path, *, clock: Clock = time.time):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.clock = clock
+        self._local = threading.local()
+        self._db().executescript(SCHEMA)
+
+    # --- connections and transactions --------------------------------------------------------
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    def _write(self):
+        return _Transaction(self._db())
+
+    def _live(self, db: sqlite3.Connection, code: str) -> ClassSession:
+        code = normal_code(code)
+        row = db.execute(
+            "SELECT code, created, expires, ended FROM class_sessions WHERE code = ?", (code,)
+        ).fetchone()
+        if row is None or row[2] <= self.clock():
+            raise UnknownSession(code)
+        return ClassSession(row[0], row[1], row[2], bool(row[3]))
+
+    # --- sessions and students ---------------------------------------------------------------
+
+    def create_session(self) -> ClassSession:
+        """A new session; sessions past their expiry are purged first (the store stays bounded)."""
+        self.purge_expired()
+        now = self.clock()
+        with self._write() as db:
+            while True:
+                code = new_code()
+                taken = db.execute(
+                    "SELECT expires FROM class_sessions WHERE code = ?", (code,)
+                ).fetchone()
+                if taken is None or taken[0] <= now:
+                    break
+            _delete_session(db, code)
+            db.execute(
+                "INSERT INTO class_sessions (code, created, expires) VALUES (?, ?, ?)",
+                (code, now, now + SESSION_TTL),
+            )
+        return ClassSession(code, now, now + SESSION_TTL, False)
+
+    def session(self, code: str) -> ClassSession:
+        return self._live(self._db(), code)
+
+    def end_session(self, code: str) -> None:
+        with self._write() as db:
+            live = self._live(db, code)
+            db.execute("UPDATE class_sessions SET ended = 1 WHERE code = ?", (live.code,))
+            db.execute("UPDATE class_rounds SET open = 0 WHERE code = ?", (live.code,))
+
+    def join(self, code: str, nickname: str = "") -> Student:
+        nickname = check_text(nickname, MAX_NICKNAME_CHARS, "nickname")
+        with self._write() as db:
+            live = self._live(db, code)
+            if live.ended:
+                raise UnknownSession(live.code)
+            db.execute("UPDATE class_sessions SET joined = joined + 1 WHERE code = ?", (live.code,))
+            number = db.execute(
+                "SELECT joined FROM class_sessions WHERE code = ?", (live.code,)
+            ).fetchone()[0]
+            student = Student(new_token(), label_for(nickname, number))
+            db.execute(
+                "INSERT INTO class_students VALUES (?, ?, ?, ?)",
+                (live.code, student.token, number, student.label),
+            )
+        return student
+
+    def student(self, code: str, token: str) -> Student | None:
+        db = self._db()
+        live = self._live(db, code)
+        row = db.execute(
+            "SELECT token, label FROM class_students WHERE code = ? AND token = ?",
+            (live.code, token),
+        ).fetchone()
+        return Student(*row) if row else None
+
+    def students(self, code: str) -> list[Student]:
+        db = self._db()
+        live = self._live(db, code)
+        rows = db.execute(
+            "SELECT token, label FROM class_students WHERE code = ? ORDER BY number", (live.code,)
+        ).fetchall()
+        return [Student(*row) for row in rows]
+
+    # --- rounds ------------------------------------------------------------------------------
+
+    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
+        now = self.clock()
+        with self._write() as db:
+            live = self._live(db, code)
+            if live.ended:
+                raise UnknownSession(live.code)
+            db.execute("UPDATE class_rounds SET open = 0 WHERE code = ?", (live.code,))
+            last = db.execute(
+                "SELECT COALESCE(MAX(number), 0) FROM class_rounds WHERE code = ?", (live.code,)
+            ).fetchone()[0]
+            round_ = Round(last + 1, question, True, "none", revote_of, now)
+            db.execute(
+                "INSERT INTO class_rounds VALUES (?, ?, ?, 1, 'none', ?, ?)",
+                (live.code, round_.number, question, revote_of, now),
+            )
+        return round_
+
+    def close_round(self, code: str, number: int) -> None:
+        with self._write() as db:
+            live = self._live(db, code)
+            db.execute(
+                "UPDATE class_rounds SET open = 0 WHERE code = ? AND number = ?",
+                (live.code, number),
+            )
+
+    def set_reveal(self, code: str, number: int, reveal: str) -> None:
+        check_reveal(reveal)
+        with self._write() as db:
+            live = self._live(db, code)
+            db.execute(
+                "UPDATE class_rounds SET reveal = ? WHERE code = ? AND number = ?",
+                (reveal, live.code, number),
+            )
+
+    def rounds(self, code: str) -> list[Round]:
+        db = self._db()
+        live = self._live(db, code)
+        rows = db.execute(
+            "SELECT number, question, open, reveal, revote_of, opened FROM class_rounds "
+            "WHERE code = ? ORDER BY number",
+            (live.code,),
+        ).fetchall()
+        return [Round(n, q, bool(o), r, v, t) for n, q, o, r, v, t in rows]
+
+    def current_round(self, code: str) -> Round | None:
+        db = self._db()
+        live = self._live(db, code)
+        row = db.execute(
+            "SELECT number, question, open, reveal, revote_of, opened FROM class_rounds "
+            "WHERE code = ? ORDER BY number DESC LIMIT 1",
+            (live.code,),
+        ).fetchone()
+        if row is None:
+            return None
+        n, q, o, r, v, t = row
+        return Round(n, q, bool(o), r, v, t)
+
+    # --- answers -----------------------------------------------------------------------------
+
+    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
+        answer = check_text(answer, MAX_ANSWER_CHARS, "answer")
+        token, submit_id = check_id(token, "student link"), check_id(submit_id, "submit id")
+        now = self.clock()
+        with self._write() as db:
+            live = self._live(db, code)
+            seen = db.execute(
+                "SELECT 1 FROM class_submits WHERE code = ? AND token = ? AND submit_id = ?",
+                (live.code, token, submit_id),
+            ).fetchone()
+            if seen:
+                return Receipt(duplicate=True)
+            known = db.execute(
+                "SELECT 1 FROM class_students WHERE code = ? AND token = ?", (live.code, token)
+            ).fetchone()
+            if not known:
+                raise UnknownSession(live.code)
+            is_open = db.execute(
+                "SELECT open FROM class_rounds WHERE code = ? AND number = ?", (live.code, number)
+            ).fetchone()
+            if not is_open or not is_open[0] or live.ended:
+                raise RoundClosed()
+            second = int(now)
+            db.execute(
+                "INSERT INTO class_rates VALUES (?, ?, ?, 1) ON CONFLICT (code, token) DO UPDATE "
+                "SET count = CASE WHEN second = excluded.second THEN count + 1 ELSE 1 END, "
+                "second = excluded.second",
+                (live.code, token, second),
+            )
+            count = db.execute(
+                "SELECT count FROM class_rates WHERE code = ? AND token = ?", (live.code, token)
+            ).fetchone()[0]
+            if count > MAX_SUBMITS_PER_SECOND:
+                raise RateLimited()  # the transaction still commits the count
+            db.execute(
+                "INSERT OR REPLACE INTO class_answers VALUES (?, ?, ?, ?, ?)",
+                (live.code, number, token, answer, now),
+            )
+            db.execute("INSERT INTO class_submits VALUES (?, ?, ?)", (live.code, token, submit_id))
+        return Receipt(duplicate=False)
+
+    def answers(self, code: str, number: int) -> list[Answer]:
+        db = self._db()
+        live = self._live(db, code)
+        rows = db.execute(
+            "SELECT a.token, s.label, a.answer, a.at FROM class_answers a JOIN class_students s "
+            "ON s.code = a.code AND s.token = a.token WHERE a.code = ? AND a.number = ? "
+            "ORDER BY s.number",
+            (live.code, number),
+        ).fetchall()
+        return [Answer(*row) for row in rows]
+
+    def tally(self, code: str, number: int) -> dict[str, int]:
+        db = self._db()
+        live = self._live(db, code)
+        rows = db.execute(
+            "SELECT answer, COUNT(*) FROM class_answers WHERE code = ? AND number = ? "
+            "GROUP BY answer",
+            (live.code, number),
+        ).fetchall()
+        return dict(rows)
+
+    def purge_expired(self) -> int:
+        with self._write() as db:
+            codes = [
+                row[0]
+                for row in db.execute(
+                    "SELECT code FROM class_sessions WHERE expires <= ?", (self.clock(),)
+                ).fetchall()
+            ]
+            for code in codes:
+                _delete_session(db, code)
+        return len(codes)
+
+
+def _delete_session(db: sqlite3.Connection, code: str) -> None:
+    db.execute("DELETE FROM class_sessions WHERE code = ?", (code,))
+    for table in _CLASS_TABLES:
+        db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+
+
+class _Transaction:
+    """``with``: BEGIN IMMEDIATE (take the write lock now), COMMIT, or ROLLBACK on an error
+    other than a store refusal (a refused rate-limited submit still counts)."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind, error, tb) -> None:
+        if kind is None or kind is RateLimited:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")

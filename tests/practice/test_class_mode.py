@@ -1,0 +1,132 @@
+"""Class mode's engine: rounds graded into rewards, the room as one group, the CSV, the
+signed lecturer link."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pytest
+
+from grpo_core import advantage_trace, group_advantages
+from practice.bank import load_bank
+from practice.class_group import room_group, why
+from practice.class_link import is_lecturer, lecturer_query, lecturer_tag
+from practice.class_results import RoundAnswers, result_rows, results_csv, safe_cell
+from practice.class_round import (
+    RoundSpec,
+    answer_label,
+    decode_spec,
+    distribution,
+    drill_of,
+    encode_blanks,
+    grade_answer,
+)
+from practice.store.base import Answer, Round
+
+BANK = {q.id: q for q in load_bank()}
+SECRET = "a-test-secret-of-32-bytes-000000"
+
+
+def test_a_round_spec_round_trips_and_junk_is_none():
+    spec = RoundSpec("drill-trl-binary", True, 7)
+    assert decode_spec(spec.encode()) == spec
+    for junk in ("", "{", "[]", '{"q": 1}', "null"):
+        assert decode_spec(junk) is None
+
+
+def test_choice_answers_grade_and_count_by_letter():
+    q = BANK["choice-which-rewards"]
+    assert grade_answer(q, None, str(q.answer)).reward == 1.0
+    wrong = grade_answer(q, None, "1")
+    assert not wrong.correct and wrong.reward == 0.0 and wrong.feedback
+    for junk in ("", "9", "-1", "<b>", "1" * 500):
+        assert grade_answer(q, None, junk).reward == 0.0
+    bars = distribution(q, None, {"0": 3, "1": 2, "junk": 1})
+    assert [(b.label, b.count, b.correct) for b in bars] == [
+        ("A", 3, True), ("B", 2, False), ("C", 0, False), ("D", 0, False)
+    ]  # fmt: skip
+
+
+def test_a_numeric_round_draws_one_drill_from_its_seed():
+    q = BANK["drill-trl-binary"]
+    drill = drill_of(q, 11)
+    assert drill_of(q, 11) == drill, "every replica draws the same numbers"
+    right = grade_answer(q, drill, f"{drill.expected:.4f}")
+    assert right.correct and right.reward == 1.0
+    assert grade_answer(q, drill, "not a number").reward == 0.0
+    assert answer_label(q, drill, "0.5") == "0.50"
+    assert answer_label(q, drill, "x") == "not a number"
+
+
+def test_formula_blanks_give_partial_credit():
+    q = BANK["blanks-grpo"]
+    both = grade_answer(q, None, encode_blanks(["group mean", "group std"]))
+    half = grade_answer(q, None, encode_blanks(["group mean", "batch std"]))
+    assert (both.correct, both.reward) == (True, 1.0)
+    assert (half.correct, half.reward) == (False, 0.5)
+    assert grade_answer(q, None, '["only one"]').reward == 0.0
+    assert "✓" in answer_label(q, None, encode_blanks(["mean", "std"]))
+
+
+@pytest.mark.parametrize("convention", ["trl", "dr-grpo", "rloo", "verl"])
+def test_the_room_group_is_grpo_core_on_the_rooms_rewards(convention):
+    rewards = [1, 0, 0, 1, 0, 0.5]
+    group = room_group(rewards, convention)
+    assert group.k == 6
+    np.testing.assert_allclose(group.advantages, group_advantages(rewards, convention=convention))
+    assert group.mean == pytest.approx(np.mean(rewards))
+    trace = advantage_trace(rewards, convention=convention)
+    np.testing.assert_allclose(group.centred, trace.centred)
+    assert not group.note
+    assert why(group, 0).startswith("Your advantage is +")
+    assert why(group, 1).startswith("Your advantage is −")
+
+
+def test_one_student_or_an_equal_room_says_no_signal_instead_of_failing():
+    alone = room_group([1.0], "trl")
+    assert alone.advantages.tolist() == [0.0] and "one student" in alone.note
+    equal = room_group([1, 1, 1, 1], "trl")
+    assert equal.advantages.tolist() == [0, 0, 0, 0] and "no spread, no signal" in equal.note
+    assert why(equal, 2) == equal.note
+    assert room_group([], "trl").note
+
+
+def test_hundreds_of_students_are_one_group():
+    rewards = np.random.default_rng(0).integers(0, 2, 700)
+    group = room_group(rewards, "trl")
+    assert group.k == 700 and abs(group.advantages.sum()) < 1e-9
+
+
+def test_the_csv_has_every_answer_and_guards_formulas():
+    q = BANK["choice-which-rewards"]
+    rnd = Round(1, RoundSpec(q.id, True, 0).encode(), False, "answer", None, 0.0)
+    answers = [
+        Answer("t1", "=HYPERLINK(evil)", str(q.answer), 1_800_000_000.0),
+        Answer("t2", "Bob", "1", 1_800_000_001.0),
+    ]
+    rows = result_rows([RoundAnswers(rnd, answers)], BANK.get, "trl")
+    text = results_csv(rows)
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0] == [
+        "question", "round", "student", "answer", "correct", "reward", "advantage", "time"
+    ]  # fmt: skip
+    assert table[1][:6] == [q.id, "1", "'=HYPERLINK(evil)", "A", "yes", "1"]
+    assert table[2][2:6] == ["Bob", "B", "no", "0"]
+    assert float(table[1][6]) == pytest.approx(0.7071, abs=1e-4)
+    assert table[1][7] == "2027-01-15T08:00:00+00:00"
+    for cell in ("=1+1", "+1", "-1", "@SUM(A1)", "\tx"):
+        assert safe_cell(cell).startswith("'")
+    assert safe_cell("plain") == "plain"
+
+
+def test_the_lecturer_link_is_signed_and_a_changed_url_is_refused():
+    tag = lecturer_tag("ABC234", 1.5, secret=SECRET)
+    assert is_lecturer("ABC234", 1.5, tag, secret=SECRET)
+    assert not is_lecturer("ABC235", 1.5, tag, secret=SECRET), "another session's code"
+    assert not is_lecturer("ABC234", 2.5, tag, secret=SECRET), "a later session, same code"
+    assert not is_lecturer("ABC234", 1.5, tag, secret=SECRET + "x"), "another deployment"
+    for forged in ("", None, tag[:-1], tag + "A", "x" * 5000, ["list"]):
+        assert not is_lecturer("ABC234", 1.5, forged, secret=SECRET)
+    assert lecturer_query("ABC234", 1.5, secret=SECRET) == f"class=ABC234&lecturer={tag}"

@@ -1,0 +1,55 @@
+"""Class mode's figures: the room's answers as bars, and the room's advantages.
+
+Labels are nicknames students typed: Plotly renders <b>, <a> and <br> in tick labels and
+hover text, so every label is HTML-escaped before it reaches a figure.
+"""
+
+from __future__ import annotations
+
+import html
+
+from grpo_core.format import signed
+from practice.class_group import RoomGroup
+from practice.class_round import Bar
+from ui.figures.common import cached_figure, figure, sign_marker
+from ui.theme import NEUTRAL, POSITIVE
+
+MAX_LABELLED = 60
+"""Up to this many students each get a labelled bar; a larger room is drawn unlabelled."""
+
+
+@cached_figure
+def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -> dict:
+    """(len(bars),) counts, one bar per answer; the right ones marked once revealed."""
+    labels = [html.escape(b.label) for b in bars]
+    colours = [POSITIVE if show_correct and b.correct else NEUTRAL for b in bars]
+    text = [f"{b.count} ✓" if show_correct and b.correct else str(b.count) for b in bars]
+    data = [
+        {
+            "type": "bar", "x": labels, "y": [b.count for b in bars], "text": text,
+            "textposition": "outside", "marker": {"color": colours},
+            "hovertemplate": "%{x}: %{y}<extra></extra>",
+        }
+    ]  # fmt: skip
+    return figure(data, title, 360, yaxis={"title": "students", "rangemode": "tozero"})
+
+
+@cached_figure
+def advantage_figure(labels: tuple[str, ...], group: RoomGroup) -> dict:
+    """(K,) one bar per student: their advantage, blue up, vermillion hatched down."""
+    names = [html.escape(x) for x in labels]
+    values = [float(a) for a in group.advantages]
+    bar = {
+        "type": "bar", "marker": sign_marker(values),
+        "customdata": [[n, float(r)] for n, r in zip(names, group.rewards, strict=True)],
+        "hovertemplate": "%{customdata[0]}: reward %{customdata[1]}, advantage %{y:+.3f}"
+        "<extra></extra>",
+    }  # fmt: skip
+    if len(names) <= MAX_LABELLED:
+        bar.update(x=names, y=values, text=[signed(v) for v in values], textposition="outside")
+        xaxis = {"type": "category", "tickangle": -45 if len(names) > 12 else 0}
+    else:
+        bar.update(x=list(range(1, len(names) + 1)), y=values)
+        xaxis = {"title": f"{len(names)} students", "showticklabels": False}
+    title = f"The room as one group: K = {group.k}, advantages under {group.convention}"
+    return figure([bar], title, 420, xaxis=xaxis, yaxis={"title": "advantage", "zeroline": True})

@@ -1,0 +1,79 @@
+"""One class round on screen, shared by the lecturer's and the student's views: the
+prompt, the student's answer widgets (their value as the text the store keeps) and the
+answer key after the reveal. Options carry letters (A, B, ...) so the projector's bars
+and the phones' options name the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from practice.class_round import OPTION_LETTERS, encode_blanks
+from practice.drills import Drill
+from practice.grading import MAX_NUMBER_CHARS
+from practice.questions import Question
+from practice.store.base import MAX_ANSWER_CHARS
+from ui import quiz_feedback as fb
+
+
+def prompt(question: Question, drill: Drill | None) -> None:
+    st.markdown(drill.prompt if drill is not None else question.prompt)
+    if question.kind in ("choice", "redflag"):
+        for letter, option in zip(OPTION_LETTERS, question.options, strict=False):
+            st.markdown(f"**{letter}.** {option.text}")
+
+
+def inputs(question: Question, drill: Drill | None, key: str, stored: str | None) -> str | None:
+    """The answer widgets under ``key`` (inside the caller's form), pre-filled with the
+    stored answer; the answer as the store keeps it, or None when nothing is given."""
+    if question.kind in ("choice", "redflag"):
+        options = list(range(len(question.options)))
+        index = int(stored) if stored and stored.isdigit() and int(stored) in options else None
+        label = "Pick the wrong one" if question.kind == "redflag" else "Your answer"
+        chosen = st.radio(
+            label, options, index=index, key=key, horizontal=True,
+            format_func=lambda i: OPTION_LETTERS[i],
+        )  # fmt: skip
+        return None if chosen is None else str(chosen)
+    if question.kind == "numeric":
+        typed = st.text_input(
+            f"Your value of A_{drill.ask}", value=stored or "", max_chars=MAX_NUMBER_CHARS,
+            key=key, placeholder="e.g. -0.87",
+        )  # fmt: skip
+        return typed.strip() or None
+    texts = _stored_blanks(stored, len(question.blanks))
+    typed = [
+        st.text_input(
+            fb.label(blank.label),
+            value=texts[j],
+            key=f"{key}.{j}",
+            max_chars=MAX_ANSWER_CHARS // (2 * len(question.blanks)),
+        )
+        for j, blank in enumerate(question.blanks)
+    ]
+    return encode_blanks(typed) if any(t.strip() for t in typed) else None
+
+
+def _stored_blanks(stored: str | None, count: int) -> list[str]:
+
+    try:
+        texts = json.loads(stored) if stored else []
+    except ValueError:
+        texts = []
+    if not isinstance(texts, list) or len(texts) != count:
+        return [""] * count
+    return [t if isinstance(t, str) else "" for t in texts]
+
+
+def answer_key(question: Question, drill: Drill | None) -> None:
+    """The right answer and the explanation (after the reveal)."""
+    if question.kind in ("choice", "redflag"):
+        fb.options_key(question, range(len(question.options)))
+    elif question.kind == "blanks":
+        fb.blanks_key(question)
+    elif drill is not None:
+        st.markdown(f"**Answer:** $A_{{{drill.ask}}} \\approx {drill.expected:.4f}$")
+        fb.worked_solution(drill)
+    fb.explanation(question)

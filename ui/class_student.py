@@ -1,0 +1,172 @@
+"""The student's view of class mode: join, answer the open round, see the reveal.
+
+The student's token is in the URL (``?class=<code>&student=<token>``), so a reload or a
+reconnection to another replica brings them back. An answer is first written to the URL
+as a pending vote (round, a fresh submit id, the answer), then sent; the store's receipt
+clears it. A pending vote still in the URL when the page runs again (the replica died
+before it answered) is sent again with the same submit id, which the store counts once.
+
+Only ``watch`` polls: a tiny fragment that reruns the page when the lecturer opens,
+closes or reveals a round, so the answer widgets are never redrawn under a typing thumb.
+Widget keys: ``cls.nickname``, ``cls.join``, ``cls.answer.<round>``, ``cls.send.<round>``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from grpo_core.format import signed
+from practice.class_group import room_group, why
+from practice.class_link import PENDING_PARAM, TOKEN_PARAM
+from practice.class_round import decode_spec, drill_of, grade_answer
+from practice.store.base import (
+    MAX_ANSWER_CHARS,
+    MAX_NICKNAME_CHARS,
+    ClassSession,
+    ClassStore,
+    Round,
+    StoreRefusal,
+    UnknownSession,
+    new_token,
+)
+from ui import class_round_view as view
+from ui import quiz_widgets as qw
+from ui.text import markdown_safe
+
+POLL_SECONDS = 1.5
+"""How often a phone asks whether the round changed."""
+
+
+def join_form(store: ClassStore, session: ClassSession) -> None:
+    """An optional nickname and the Join button: the token goes into the URL."""
+    st.subheader(f"Join class {session.code}")
+    with st.form("cls.join_form"):
+        nickname = st.text_input(
+            "Nickname (optional: shown on the projector)", max_chars=MAX_NICKNAME_CHARS,
+            key="cls.nickname", placeholder="leave empty to stay anonymous",
+        )  # fmt: skip
+        if st.form_submit_button("Join", key="cls.join", type="primary"):
+            try:
+                student = store.join(session.code, (nickname or "")[:MAX_NICKNAME_CHARS])
+            except StoreRefusal as refusal:
+                st.error(markdown_safe(str(refusal)))
+                return
+            st.query_params[TOKEN_PARAM] = student.token
+            st.rerun()
+
+
+def _state(r: Round | None, session: ClassSession):
+    return None if r is None else (r.number, r.open, r.reveal, session.ended)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def watch(store: ClassStore, code: str, shown) -> None:
+    """Rerun the page when the round it shows changed (opened, closed, revealed)."""
+    try:
+        session = store.session(code)
+        now = _state(store.current_round(code), session)
+    except UnknownSession:
+        now = "gone"
+    except Exception:
+        st.caption(":orange[Reconnecting to the class…]")
+        return
+    if now != shown:
+        st.rerun()
+    st.caption(":green[:material/wifi:] Live: the next question appears here by itself.")
+
+
+def send(store: ClassStore, code: str, token: str, pending: str) -> None:
+    """Send the pending vote ``<round>~<submit id>~<answer>``; clear it once the store
+    answered (a receipt or a refusal), keep it when the store could not be reached."""
+    number, submit_id, answer = pending.split("~", 2)
+    try:
+        store.submit(code, int(number), token, answer, submit_id)  # a duplicate is fine too
+    except StoreRefusal as refusal:
+        st.session_state["cls.notice"] = ("error", markdown_safe(str(refusal)))
+    except Exception:
+        st.session_state["cls.notice"] = (
+            "warning", "Not sent yet: the connection dropped. It is sent again by itself.",
+        )  # fmt: skip
+        return
+    else:
+        st.session_state["cls.notice"] = (
+            "success", "Your answer is in. You can change it until the round closes.",
+        )  # fmt: skip
+    if PENDING_PARAM in st.query_params:
+        del st.query_params[PENDING_PARAM]
+
+
+def resend_pending(store: ClassStore, code: str, token: str) -> None:
+    """A vote left pending in the URL (a reload, a replica that died) is sent again."""
+    pending = st.query_params.get(PENDING_PARAM)
+    if pending and pending.count("~") >= 2 and pending.split("~", 1)[0].isdigit():
+        send(store, code, token, pending)
+    elif pending is not None:
+        del st.query_params[PENDING_PARAM]
+
+
+def student_view(store: ClassStore, session: ClassSession, token: str) -> None:
+    code = session.code
+    resend_pending(store, code, token)
+    r = store.current_round(code)
+    watch(store, code, _state(r, session))
+    if session.ended:
+        st.info("The lecturer ended this session. Thank you for taking part!")
+        return
+    if r is None:
+        st.info("You're in. The first question appears here as soon as the lecturer opens it.")
+        return
+    spec = decode_spec(r.question)
+    question = qw.by_id().get(spec.question_id) if spec else None
+    if question is None:
+        st.warning("This round's question is not available on this server.")
+        return
+    drill = drill_of(question, spec.seed)
+    answers = store.answers(code, r.number)
+    mine = next((a for a in answers if a.token == token), None)
+    title = "Vote again" if r.revote_of else f"Question {r.number}"
+    st.subheader(f"{title}: {qw.KIND_TITLES[question.kind]}")
+    view.prompt(question, drill)
+    if r.open:
+        with st.form(f"cls.form.{r.number}", border=False, enter_to_submit=True):
+            answer = view.inputs(question, drill, f"cls.answer.{r.number}", mine and mine.answer)
+            if st.form_submit_button("Send answer", key=f"cls.send.{r.number}", type="primary"):
+                if answer is None:
+                    st.session_state["cls.notice"] = ("warning", "Pick or type an answer first.")
+                elif len(answer) > MAX_ANSWER_CHARS:
+                    st.session_state["cls.notice"] = (
+                        "warning", f"Too long: at most {MAX_ANSWER_CHARS} characters.",
+                    )  # fmt: skip
+                else:
+                    pending = f"{r.number}~{new_token()}~{answer}"
+                    st.query_params[PENDING_PARAM] = pending
+                    send(store, code, token, pending)
+        notice()
+        return
+    if mine is None:
+        st.info("This round is closed; you did not answer it.")
+    elif r.reveal != "answer":
+        st.info("Answers are closed. Wait for the reveal.")
+    else:
+        result(store, code, r, question, drill, spec, answers, mine)
+
+
+def notice() -> None:
+    kind, text = st.session_state.pop("cls.notice", (None, None))
+    if kind:
+        getattr(st, kind)(text)
+
+
+def result(store, code, r: Round, question, drill, spec, answers, mine) -> None:
+    """Right or wrong, the explanation and, in "be the group", the student's advantage."""
+    grade = grade_answer(question, drill, mine.answer)
+    (st.success if grade.correct else st.error)(
+        ("**Right.** " if grade.correct else "**Not this time.** ") + grade.feedback
+    )
+    if spec.group:
+        group = room_group([grade_answer(question, drill, a.answer).reward for a in answers],
+                           spec.convention)  # fmt: skip
+        i = next(i for i, a in enumerate(answers) if a.token == mine.token)
+        st.metric("Your advantage", signed(float(group.advantages[i])), border=True)
+        st.markdown(why(group, i))
+    view.answer_key(question, drill)
