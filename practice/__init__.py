@@ -10,6 +10,10 @@
 - ``session``: one quiz (``QuizState``), its score, the pass mark, retries.
 - ``progress_link``: a quiz as a short, signed URL parameter and back.
 - ``certificates``: HMAC-signed certificate IDs for a passed quiz.
+- ``store``: class sessions and learner progress, on SQLite or Redis.
+- ``review``: spaced review, every question an FSRS card; ``record_attempt`` stores an attempt.
+- ``mastery``: recall per topic over time, the weakest topics and the pages that teach them.
+- ``anki``: the bank as an Anki deck (``build_deck() -> bytes``).
 
 It imports ``grpo_core`` (the math) and ``content`` (the loader), never streamlit, ``ui`` or
 ``pages``.
