@@ -3,7 +3,7 @@
 import streamlit as st
 
 from practice.class_qr import qr_png
-from practice.review import due_today
+from practice.review import due_today, next_card
 from ui import learner, page
 from ui import quiz_widgets as qw
 from ui import review_page as rp
@@ -40,10 +40,11 @@ with st.expander("Your learner link: keep it to come back", expanded=not attempt
 
 # 1 · Due today ---------------------------------------------------------------------------------
 st.header("1 · Due today")
-due = due_today(qw.bank_ids(), store.cards(key), attempts, learner.now())
+now = learner.now()
+due = due_today(qw.bank_ids(), store.cards(key), attempts, now)
 st.caption(rp.due_summary(due))
 if due:
-    rp.answer_card(key, due[0], seed=len(attempts) % 2**32)
+    rp.answer_card(key, next_card(due, now), seed=len(attempts) % 2**32)
 else:
     st.success("Nothing is due today. Come back tomorrow, or take a quiz.")
 with st.expander("How the suggested rating is chosen"):

@@ -181,6 +181,16 @@ def due_today(
     return sorted(mistakes, key=by_due) + sorted(reviews, key=by_due) + new[:left]
 
 
+def next_card(due: Sequence[Due], now: datetime) -> Due | None:
+    """The card to answer now: the first of ``due`` (in its order) already due at ``now``;
+    when every card left today is due later (a learning step of minutes), the earliest of
+    them, as Anki's learn-ahead does. A card just answered so waits its step."""
+    ready = [d for d in due if d.due <= now]
+    if ready:
+        return ready[0]
+    return min(due, key=lambda d: d.due) if due else None
+
+
 def threshold_rows() -> list[dict[str, str]]:
     """``KIND_SECONDS`` as table rows for the page: kind, Easy within, Hard after."""
     return [

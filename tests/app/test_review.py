@@ -4,7 +4,7 @@ rated (the suggestion overridden), export and import, and a delete that really d
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fsrs import Rating
@@ -34,9 +34,9 @@ def captions(at) -> str:
 
 
 def with_a_mistake(store) -> str:
-    """A learner whose first due card is CHOICE, answered wrong a moment ago."""
+    """A learner whose first due card is CHOICE, answered wrong an hour ago."""
     key = store.create_learner()
-    now = datetime.now(UTC)
+    now = datetime.now(UTC) - timedelta(hours=1)
     record_attempt(store, key, CHOICE.id, correct=False, seconds=5, kind="choice", when=now)
     return key
 

@@ -14,10 +14,12 @@ from practice.review import (
     KIND_SECONDS,
     NEW_DUE,
     NEW_PER_DAY,
+    Due,
     card_from_state,
     card_id,
     due_today,
     end_of_day,
+    next_card,
     rating_for,
     record_attempt,
     review,
@@ -133,3 +135,13 @@ def test_record_attempt_rates_reschedules_and_stores(tmp_path):
     card = card_from_state(q.id, store.card(key, q.id))
     assert card.last_review == later and card.due > later
     assert [a.score for a in store.attempts(key)] == [0.0, 1.0]
+
+
+def test_the_next_card_is_the_first_already_due_else_the_earliest():
+    soon, later = NOW + timedelta(minutes=1), NOW + timedelta(minutes=10)
+    mistake, review_ = Due("m", "mistake", soon), Due("r", "review", later)
+    new = Due("n", "new", NEW_DUE)
+    assert next_card([mistake, review_, new], NOW) == new, "a card just missed waits its step"
+    assert next_card([mistake, review_, new], soon) == mistake
+    assert next_card([review_, mistake], NOW) == mistake, "nothing ready: the earliest"
+    assert next_card([], NOW) is None
