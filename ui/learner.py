@@ -70,12 +70,11 @@ def due_count(key: str) -> int:
 
 
 def nav_title(title: str) -> str:
-    """The Review page's title in the navigation: with the due count when a key is known."""
-    key = st.session_state.get(SESSION_KEY)
-    if not key:
-        return title
+    """The Review page's title in the navigation: with the due count when a key is known
+    (in the session, or a learner link being opened)."""
     try:
-        return f"{title} ({due_count(key)} due)"
+        key = current()
+        return f"{title} ({due_count(key)} due)" if key else title
     except StoreRefusal:  # the key was deleted in another tab
         return title
 

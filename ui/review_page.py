@@ -23,7 +23,7 @@ from practice.drills import Drill, make_drill
 from practice.mastery import recall_by_day, teaching_pages, topics_of, weakest_topics
 from practice.questions import TOPICS, Question
 from practice.store.base import Attempt, StoreRefusal
-from practice.store.learner_json import export_json, import_json
+from practice.store.learner_json import MAX_IMPORT_BYTES, export_json, import_json
 from ui import learner, nav
 from ui import quiz_widgets as qw
 from ui.class_store import class_store
@@ -193,7 +193,10 @@ def your_data(key: str) -> None:
         "Download the Anki deck (.apkg)", build_deck, file_name="grpo-advantage-lab.apkg",
         mime="application/octet-stream", key="review.anki", on_click="ignore",
     )  # fmt: skip
-    st.file_uploader("Import progress (a JSON export)", type=["json"], key="review.import")
+    st.file_uploader(
+        "Import progress (a JSON export)", type=["json"], key="review.import",
+        max_upload_size=max(1, MAX_IMPORT_BYTES // 1_000_000),
+    )  # fmt: skip
     st.button("Import (replaces this key's progress)", key="review.import_go",
               on_click=_import, args=(key,))  # fmt: skip
     if not st.session_state.get("review.confirm"):
