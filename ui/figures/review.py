@@ -33,5 +33,6 @@ def recall_figure(days: tuple[str, ...], topics: tuple[str, ...], recall, titles
         360,
         xaxis={"title": "day (UTC)", "type": "category"},
         yaxis={"title": "recall", "range": [-0.05, 1.05], "tickformat": ".0%"},
-        legend={"orientation": "h", "y": -0.3},
+        legend={"orientation": "h", "y": -0.42},
+        margin={"b": 110},
     )
