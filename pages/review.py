@@ -36,7 +36,8 @@ with st.expander("Your learner link: keep it to come back", expanded=not attempt
         "part of a share link."
     )
     st.code(link, language=None, wrap_lines=True)
-    st.image(qr_png(link, scale=6), caption="Your learner link", width=220)
+    st.image(qr_png(link, scale=6), caption="Your learner link", width=220,
+             alt="QR code of your learner link")  # fmt: skip
 
 # 1 · Due today ---------------------------------------------------------------------------------
 st.header("1 · Due today")

@@ -26,16 +26,17 @@ DELETED_KEY = "learner.deleted"
 
 
 def current() -> str | None:
-    """The session's learner key, else a valid one from the URL (then kept), else None."""
+    """The learner key of a learner link being opened (then kept in the session), else the
+    session's, else None. A key this store never made is ignored."""
     key = st.session_state.get(SESSION_KEY)
-    if key:
-        return key
     from_url = st.query_params.get(LEARNER_PARAM)
-    if from_url and class_store().learner_exists(from_url):
+    if not from_url or from_url == key:
+        return key
+    if class_store().learner_exists(from_url):
         st.session_state[SESSION_KEY] = from_url
         st.session_state.pop(DELETED_KEY, None)
         return from_url
-    return None
+    return key
 
 
 def ensure() -> str:
