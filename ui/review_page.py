@@ -56,7 +56,10 @@ def _on_answer(question_id: str, correct: bool) -> None:
 
 def _save(key: str, question: Question) -> None:
     """Record the answered card with the chosen rating, then make way for the next card."""
-    qid, correct, seconds = st.session_state.pop(_ANSWERED)
+    answered = st.session_state.pop(_ANSWERED, None)
+    if answered is None:  # a second click on the same Save
+        return
+    qid, correct, seconds = answered
     rating = st.session_state.get("review.rating")
     review.record_attempt(
         class_store(), key, qid, correct=correct, seconds=seconds, kind=question.kind,
