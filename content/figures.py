@@ -1,7 +1,7 @@
 """The numbers the prose quotes, each computed by grpo_core: nothing in content/ is typed.
 
 A Markdown or TOML text of content/ writes ``{{name}}`` where a figure goes; the renderer
-(``ui.quoted.fill``, applied by ``ui.citations.cite``) puts ``text(name)`` there. Each
+(``content.citations.fill``, applied by ``content.citations.cite``) puts ``text(name)`` there. Each
 ``Figure`` keeps its value and how many decimals the prose shows, so tests can check a
 number quoted literally (the quiz bank) against the same registry.
 

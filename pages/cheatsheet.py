@@ -3,8 +3,8 @@
 import streamlit as st
 
 import content
+from content.citations import cite
 from ui import page
-from ui.citations import cite
 
 SHEET = cite(content.read_text("cheatsheet.md"))
 TITLE, _, BODY = SHEET.partition("\n")

@@ -3,9 +3,10 @@
 import streamlit as st
 
 import content
+from content import citations
 from grpo_core.format import cell
 from grpo_core.trainer_bugs import BUGS
-from ui import citations, log_view, page
+from ui import log_view, page
 
 TEXT = content.read_toml("training_log.toml")
 page.start()

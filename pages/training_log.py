@@ -6,12 +6,13 @@ import pandas as pd
 import streamlit as st
 
 import content
+from content import citations
 from grpo_core.format import fmt, plural
 from grpo_core.inference import describe_fit
 from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import LogError
 from grpo_core.sample_log import FORMAT_BONUS
-from ui import citations, log_view, page, state
+from ui import log_view, page, state
 from ui.figures import training_log as figures
 from ui.figures.common import show
 from ui.text import markdown_safe

@@ -9,10 +9,14 @@
 - ``drills``: numeric drills with fresh rewards and a worked solution.
 - ``session``: one quiz (``QuizState``), its score, the pass mark, retries.
 - ``progress_link``: a quiz as a short, signed URL parameter and back.
-- ``certificates``: HMAC-signed certificate IDs for a passed quiz.
+- ``certificates``: Ed25519-signed certificate IDs for a passed quiz (and the legacy HMAC check).
 - ``class_round``, ``class_group``, ``class_results``, ``class_link``, ``class_qr``: class
   mode (a round graded into rewards, the room as one group, the CSV, the signed lecturer
-  link, the join QR code); ``store``: where class sessions live (SQLite or Redis).
+  link, the join QR code).
+- ``store``: class sessions and learner progress, on SQLite or Redis.
+- ``review``: spaced review, every question an FSRS card; ``record_attempt`` stores an attempt.
+- ``mastery``: recall per topic over time, the weakest topics and the pages that teach them.
+- ``anki``: the bank as an Anki deck (``build_deck() -> bytes``).
 
 It imports ``grpo_core`` (the math) and ``content`` (the loader), never streamlit, ``ui`` or
 ``pages``.

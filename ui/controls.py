@@ -15,6 +15,7 @@ from grpo_core import CONVENTIONS
 from grpo_core.conventions import SCALES
 from practice.class_link import PRIVATE_PARAMS
 from ui import state
+from ui.learner import LEARNER_PARAM
 from ui.text import markdown_safe
 
 
@@ -120,6 +121,7 @@ def share_link() -> None:
         st.warning(message)
         st.toast(message, icon=":material/link_off:")
     base = (st.context.url or "").split("?")[0]
-    shared = {k: v for k, v in st.query_params.to_dict().items() if k not in PRIVATE_PARAMS}
+    private = (*PRIVATE_PARAMS, LEARNER_PARAM)
+    shared = {k: v for k, v in st.query_params.to_dict().items() if k not in private}
     query = urlencode(shared)
     st.code(f"{base}?{query}" if base else f"?{query}", language=None, wrap_lines=True)

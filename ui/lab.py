@@ -9,9 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 import content
+from content.citations import cite
 from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
 from ui import state
-from ui.citations import cite
 from ui.text import markdown_safe
 
 CONTENT = content.read_toml("lab.toml")

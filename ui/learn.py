@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 import content
+from content.citations import cite
 from ui import nav
-from ui.citations import cite
 
 _TRY_IT = re.compile(r"^Try it: \[(?P<title>[^\]]+)\]\((?P<slug>[a-z0-9-]+)\)\s*$")
 

@@ -9,7 +9,7 @@ that page would then run without app.py's navigation, layout and theme.
 
 import streamlit as st
 
-from ui import present, style
+from ui import learner, present, style
 
 _navigated = False
 """Set once app.py has built the navigation in this server process."""
@@ -40,6 +40,7 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
     "Practise": [
         ("quiz", "Quiz", "quiz", "quiz"),
         ("interview", "Interview drill", "record_voice_over", "interview"),
+        ("review", "Review", "event_repeat", "review"),
         ("cheatsheet", "Cheat sheet", "description", "cheatsheet"),
         ("verify", "Verify a certificate", "verified", "verify"),
     ],
@@ -61,6 +62,8 @@ def _entry(file: str) -> tuple[str, str, str, str]:
 def page(file: str) -> st.Page:
     """The st.Page of ``pages/<file>.py``: the one place a page's path is written."""
     file, title, icon, url = _entry(file)
+    if file == "review":
+        title = learner.nav_title(title)  # "Review (3 due)" once a learner key is known
     return st.Page(
         f"pages/{file}.py",
         title=title,

@@ -13,10 +13,10 @@ from fractions import Fraction
 
 import streamlit as st
 
+from content.citations import cite
 from practice.drills import Drill
 from practice.grading import FollowupResult, NumericResult, Result
 from practice.questions import Question
-from ui.citations import cite
 from ui.text import markdown_safe
 
 _VERDICT_WORD = re.compile(r"^(?:right|wrong|true|false|correct)\s*[:.]\s*", re.IGNORECASE)

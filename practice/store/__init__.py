@@ -1,8 +1,11 @@
-"""Where class sessions (and, later, learner progress) are kept: one interface, two backends.
+"""Where class sessions and learner progress are kept: one interface each, two backends.
 
-- ``base``: the contract (``ClassStore``), its records and refusals, the join-code alphabet.
+- ``base``: the contracts (``ClassStore``, ``LearnerStore``), records, refusals, key forms.
 - ``sqlite``: the embedded default, a SQLite file in WAL mode (``data/grpo.sqlite3``).
-- ``redis_store``: Redis, for replicas that must share one class.
+- ``redis_store``: Redis, for replicas that must share one class (learner progress
+  there needs ``appendonly yes``).
+- ``sqlite_learner``, ``redis_learner``: each backend's learner half.
+- ``learner_json``: a learner's progress as JSON (export, validated import).
 
 ``open_store(url)`` picks the backend from a URL: ``sqlite:///abs/path.sqlite3``,
 ``sqlite:relative/path.sqlite3`` or ``redis://host:port/db``. ``store_url(env)`` is the
@@ -16,7 +19,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from practice.store.base import ClassStore, Clock
+from practice.store.base import Clock, Store
 
 ENV_VAR = "GRPO_STORE"
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "grpo.sqlite3"
@@ -29,7 +32,7 @@ def store_url(env: Mapping[str, str]) -> str:
     return value or f"sqlite://{DEFAULT_PATH}"
 
 
-def open_store(url: str, *, clock: Clock = time.time) -> ClassStore:
+def open_store(url: str, *, clock: Clock = time.time) -> Store:
     """The store at ``url``; ValueError naming the valid forms for any other URL."""
     if url.startswith("redis://") or url.startswith("rediss://"):
         from practice.store.redis_store import RedisStore  # only deployments need the client

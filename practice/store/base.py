@@ -15,16 +15,26 @@ Guarantees, for every backend:
 - A session expires ``SESSION_TTL`` seconds after it was created, by the store's clock
   (injectable: ``clock`` is a zero-argument callable returning Unix seconds).
 
-Learner progress (per-learner attempts and FSRS card states, another issue) belongs
-in the same store and the same backends, as a second protocol beside ``ClassStore``
-(say ``LearnerStore``). Unlike class sessions it never expires: on Redis it needs
-append-only persistence, while class sessions tolerate a cache that loses them.
+Learner progress lives in the same store and backends under a second protocol,
+``LearnerStore``: a private learner key (``new_learner_key``: 24 random bytes, URL-safe,
+so one learner's key tells nothing of another's), the learner's attempts in the order
+they were made and one FSRS card state per (learner, question id). Guarantees:
+- It never expires. On Redis this needs append-only persistence (``appendonly yes`` in
+  redis.conf, or ``--appendonly yes``): a Redis run as a cache (``--save ''``) would lose
+  every learner's progress on a restart, while class sessions tolerate that.
+- A key that is not of the learner-key form, or that no ``create_learner`` made, is
+  refused with ``UnknownLearner``: nothing is written under a guessed key.
+- ``delete_learner`` really deletes: no row or Redis key of the learner is left.
+- ``replace_progress`` swaps a learner's attempts and cards at once (JSON import, see
+  ``practice.store.learner_json``).
 """
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,6 +52,16 @@ MAX_ID_CHARS = 64
 """Student tokens and submit ids are short random strings; longer ones are refused."""
 REVEALS = ("none", "distribution", "answer")
 """What a round shows the room: nothing yet, the distribution, the right answer."""
+
+LEARNER_KEY_BYTES = 24
+"""Random bytes of a learner key: 32 URL-safe characters, 192 bits, never guessed."""
+_LEARNER_KEY = re.compile(r"^[A-Za-z0-9_-]{32}$")
+MAX_QUESTION_ID_CHARS = 40
+"""A bank id is at most 40 characters (``practice.bank``)."""
+MAX_CARD_CHARS = 1000
+"""A stored card state (JSON of an FSRS card) is a few hundred characters."""
+RATINGS = (1, 2, 3, 4)
+"""FSRS ratings: 1 Again, 2 Hard, 3 Good, 4 Easy."""
 
 Clock = Callable[[], float]
 
@@ -73,6 +93,13 @@ class RateLimited(StoreRefusal):
 
 class TextRefused(StoreRefusal):
     """Text over its bound, or an id that is not a short token."""
+
+
+class UnknownLearner(StoreRefusal):
+    def __init__(self):
+        super().__init__(
+            "This learner link is not known here: open the link you kept, or start afresh."
+        )
 
 
 @dataclass(frozen=True)
@@ -158,6 +185,89 @@ class ClassStore(Protocol):
 
     def purge_expired(self) -> int:
         """Delete the sessions past their expiry; how many were deleted."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One answer a learner gave to one bank question."""
+
+    question_id: str
+    kind: str
+    """The question's kind (``practice.questions.KINDS``)."""
+    score: float
+    """1.0 right, 0.0 wrong, in between for partial credit."""
+    seconds: float
+    """Time taken to answer, in seconds (>= 0)."""
+    rating: int
+    """The FSRS rating the card was reviewed with (one of ``RATINGS``)."""
+    at: float
+    """Unix seconds when it was answered."""
+
+
+class LearnerStore(Protocol):
+    """A learner's progress: attempts and FSRS card states under a private key; no expiry."""
+
+    def create_learner(self) -> str:
+        """A new learner key (``new_learner_key``), stored with its creation time."""
+
+    def learner_exists(self, key: str) -> bool:
+        """Whether ``key`` (any object) is a learner this store made; never raises."""
+
+    def add_attempt(self, key: str, attempt: Attempt) -> None: ...
+    def attempts(self, key: str) -> list[Attempt]:
+        """The learner's attempts, oldest first."""
+
+    def card(self, key: str, question_id: str) -> dict | None:
+        """The stored card state of this question (a JSON object), or None if never seen."""
+
+    def set_card(self, key: str, question_id: str, state: Mapping) -> None: ...
+    def cards(self, key: str) -> dict[str, dict]:
+        """question id -> card state, for every card the learner has."""
+
+    def replace_progress(
+        self, key: str, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]
+    ) -> None:
+        """The learner's attempts and cards become exactly these (one transaction)."""
+
+    def delete_learner(self, key: str) -> None:
+        """Delete the learner and everything stored under the key; unknown keys are ignored."""
+
+
+class Store(ClassStore, LearnerStore, Protocol):
+    """What ``practice.store.open_store`` returns: both protocols, on one backend."""
+
+
+def new_learner_key() -> str:
+    """A learner key: ``LEARNER_KEY_BYTES`` random bytes from ``secrets``, URL-safe."""
+    return secrets.token_urlsafe(LEARNER_KEY_BYTES)
+
+
+def is_learner_key(key) -> bool:
+    """Whether ``key`` has the form of a learner key (not whether it exists)."""
+    return isinstance(key, str) and _LEARNER_KEY.fullmatch(key) is not None
+
+
+def check_attempt(attempt: Attempt) -> Attempt:
+    """``attempt`` if every field is in range; TextRefused naming the field otherwise."""
+    a = attempt
+    check_text(a.question_id, MAX_QUESTION_ID_CHARS, "question id")
+    check_text(a.kind, 16, "question kind")
+    numbers = (a.score, a.seconds, a.at)
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in numbers):
+        raise TextRefused("An attempt's score, seconds and time must be numbers.")
+    if not (0.0 <= a.score <= 1.0 and 0.0 <= a.seconds < 1e7 and 0.0 <= a.at < 1e11):
+        raise TextRefused("An attempt's score, seconds or time is out of range.")
+    if a.rating not in RATINGS or isinstance(a.rating, bool):
+        raise TextRefused(f"An attempt's rating must be one of {RATINGS}.")
+    return a
+
+
+def card_text(question_id: str, state: Mapping) -> str:
+    """The card state as the JSON text both backends keep; TextRefused when out of bounds."""
+    check_text(question_id, MAX_QUESTION_ID_CHARS, "question id")
+    if not isinstance(state, Mapping):
+        raise TextRefused("A card state must be a JSON object.")
+    return check_text(json.dumps(dict(state), sort_keys=True), MAX_CARD_CHARS, "card state")
 
 
 def new_code() -> str:

@@ -12,7 +12,8 @@ A submit and the opening of a round are Lua scripts: Redis runs each atomically,
 replace-and-tally can never interleave with another and the tally equals the answers.
 Expiry is checked against the store's clock (injectable, for tests) and also set as a
 Redis TTL, so Redis frees the memory by itself. Class sessions tolerate a Redis run as a
-cache (``--save ''``); learner progress, when added, needs append-only persistence.
+cache (``--save ''``); learner progress (``redis_learner``, under ``grpo:learner:``) never
+expires and needs append-only persistence (``appendonly yes``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from practice.store.base import (
     new_token,
     normal_code,
 )
+from practice.store.redis_learner import LearnerRedis
 
 INDEX = "grpo:class-sessions"
 
@@ -97,8 +99,9 @@ def _key(code: str, part: str) -> str:
     return f"grpo:class:{code}:{part}"
 
 
-class RedisStore:
-    """``ClassStore`` on the Redis server at ``url`` (``redis://host:port/db``)."""
+class RedisStore(LearnerRedis):
+    """``ClassStore`` and ``LearnerStore`` on the Redis server at ``url``
+    (``redis://host:port/db``)."""
 
     def __init__(self, url: str, *, clock: Clock = time.time):
         self.url = url

@@ -1,5 +1,7 @@
 """The embedded store: one SQLite file (standard library ``sqlite3``, WAL mode).
 
+Class sessions here; learner progress in ``sqlite_learner`` (mixed in, same file).
+
 Every thread (Streamlit runs each session's script in a thread) gets a connection of its
 own; WAL lets readers run while one writer writes, and a busy timeout makes writers from
 several threads or processes wait their turn. Every change is one ``BEGIN IMMEDIATE``
@@ -36,6 +38,7 @@ from practice.store.base import (
     new_token,
     normal_code,
 )
+from practice.store.sqlite_learner import LEARNER_SCHEMA, LearnerSQLite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS class_sessions (
@@ -59,21 +62,22 @@ CREATE TABLE IF NOT EXISTS class_rates (
     PRIMARY KEY (code, token));
 """
 """Class tables, all keyed by the session code so a purge deletes a session whole.
-Learner progress (another issue) adds its own tables here, with no expiry."""
+Learner progress has its own tables, with no expiry (``sqlite_learner.LEARNER_SCHEMA``)."""
 _CLASS_TABLES = (
     "class_students", "class_rounds", "class_answers", "class_submits", "class_rates",
 )  # fmt: skip
 
 
-class SQLiteStore:
-    """``ClassStore`` on the SQLite file at ``path`` (created with its folder if missing)."""
+class SQLiteStore(LearnerSQLite):
+    """``ClassStore`` and ``LearnerStore`` on the SQLite file at ``path`` (created with its
+    folder if missing)."""
 
     def __init__(self, path: str | Path, *, clock: Clock = time.time):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         self._local = threading.local()
-        self._db().executescript(SCHEMA)
+        self._db().executescript(SCHEMA + LEARNER_SCHEMA)
 
     # --- connections and transactions --------------------------------------------------------
 

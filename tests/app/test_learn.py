@@ -8,10 +8,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import content
+from content.citations import cite
 from grpo_core.lengthnorm import LOSS_TYPES, explain_length_bias, length_bias_table
 from tests.app.conftest import open_page, texts
 from ui import learn, nav
-from ui.citations import cite
 from ui.nav import PAGES as NAV
 
 GUIDE = "pages/guide.py"

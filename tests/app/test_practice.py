@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from content.citations import cite
 from grpo_core import group_advantages
 from grpo_core.links import b64url_encode
 from practice.bank import load_bank
@@ -19,7 +20,6 @@ from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, record_answer, score, start_quiz
 from tests.app.conftest import ROOT, latex, open_page, texts
-from ui.citations import cite
 
 QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (
     "pages/quiz.py",

@@ -6,8 +6,9 @@ from collections import defaultdict
 import pytest
 
 import content
+from content import citations
 from tests.content import prose
-from ui import citations, narrate
+from ui import narrate
 
 CLAIMS = content.read_toml("claims.toml")["claim"]
 FIELDS = ("id", "claim", "files", "source", "url", "version", "checked")

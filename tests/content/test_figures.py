@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 import content
+from content import citations as quoted
 from content import figures
 from grpo_core import group_advantages
 from grpo_core.precision import float32_advantages
 from tests.content import prose
-from ui import quoted
 
 FIGURES = figures.figures()
 

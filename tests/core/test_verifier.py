@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import content
+from content.citations import cite
 from grpo_core import CONVENTIONS, group_advantages
 from grpo_core.precision import float32_advantages
 from grpo_core.verifier import (
@@ -19,7 +20,6 @@ from grpo_core.verifier import (
     load_worked_example,
     parse_number,
 )
-from ui.citations import cite
 
 # The content as the pages show it: claim links and {{figures}} rendered.
 GUIDE = cite(content.read_text("guide.md"))

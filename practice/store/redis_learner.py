@@ -1,0 +1,83 @@
+"""Learner progress in the Redis store (``LearnerStore``; mixed into ``RedisStore``).
+
+Keys, none with a TTL (so Redis must persist them: ``appendonly yes``):
+``grpo:learner:<key>`` (hash: created), ``grpo:learner:<key>:attempts`` (list of
+attempts as JSON, oldest first) and ``grpo:learner:<key>:cards`` (hash question id ->
+card state as JSON). Writes that touch several keys run in a MULTI/EXEC transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+
+from practice.store.base import (
+    Attempt,
+    UnknownLearner,
+    card_text,
+    check_attempt,
+    is_learner_key,
+    new_learner_key,
+)
+
+
+def learner_keys(key: str) -> tuple[str, str, str]:
+    """The learner's record, attempts and cards keys."""
+    root = f"grpo:learner:{key}"
+    return root, f"{root}:attempts", f"{root}:cards"
+
+
+class LearnerRedis:
+    """``LearnerStore`` on ``RedisStore``'s client (``self.r``)."""
+
+    def _learner(self, key) -> tuple[str, str, str]:
+        if not is_learner_key(key) or not self.r.exists(learner_keys(key)[0]):
+            raise UnknownLearner()
+        return learner_keys(key)
+
+    def create_learner(self) -> str:
+        while True:
+            key = new_learner_key()
+            if self.r.hsetnx(learner_keys(key)[0], "created", repr(self.clock())):
+                return key
+
+    def learner_exists(self, key) -> bool:
+        return is_learner_key(key) and bool(self.r.exists(learner_keys(key)[0]))
+
+    def add_attempt(self, key: str, attempt: Attempt) -> None:
+        text = json.dumps(asdict(check_attempt(attempt)))
+        self.r.rpush(self._learner(key)[1], text)
+
+    def attempts(self, key: str) -> list[Attempt]:
+        return [Attempt(**json.loads(t)) for t in self.r.lrange(self._learner(key)[1], 0, -1)]
+
+    def card(self, key: str, question_id: str) -> dict | None:
+        text = self.r.hget(self._learner(key)[2], question_id)
+        return json.loads(text) if text is not None else None
+
+    def set_card(self, key: str, question_id: str, state: Mapping) -> None:
+        text = card_text(question_id, state)
+        self.r.hset(self._learner(key)[2], question_id, text)
+
+    def cards(self, key: str) -> dict[str, dict]:
+        stored = self.r.hgetall(self._learner(key)[2])
+        return {qid: json.loads(stored[qid]) for qid in sorted(stored)}
+
+    def replace_progress(
+        self, key: str, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]
+    ) -> None:
+        texts = [json.dumps(asdict(check_attempt(a))) for a in attempts]
+        states = {qid: card_text(qid, state) for qid, state in cards.items()}
+        _, attempts_key, cards_key = self._learner(key)
+        with self.r.pipeline(transaction=True) as p:
+            p.delete(attempts_key, cards_key)
+            if texts:
+                p.rpush(attempts_key, *texts)
+            if states:
+                p.hset(cards_key, mapping=states)
+            p.execute()
+
+    def delete_learner(self, key: str) -> None:
+        if is_learner_key(key):
+            self.r.delete(*learner_keys(key))

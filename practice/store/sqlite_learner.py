@@ -1,0 +1,129 @@
+"""Learner progress in the embedded SQLite store (``LearnerStore``; mixed into ``SQLiteStore``).
+
+Three tables keyed by the learner key, none with an expiry: ``learners`` (key, created),
+``learner_attempts`` (one row an attempt, ``seq`` keeps their order) and
+``learner_cards`` (one FSRS card state, as JSON text, per learner and question id).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from practice.store.base import (
+    Attempt,
+    UnknownLearner,
+    card_text,
+    check_attempt,
+    is_learner_key,
+    new_learner_key,
+)
+
+LEARNER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS learners (key TEXT PRIMARY KEY, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS learner_attempts (
+    key TEXT NOT NULL, seq INTEGER PRIMARY KEY AUTOINCREMENT, question_id TEXT NOT NULL,
+    kind TEXT NOT NULL, score REAL NOT NULL, seconds REAL NOT NULL, rating INTEGER NOT NULL,
+    at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS learner_attempts_key ON learner_attempts (key, seq);
+CREATE TABLE IF NOT EXISTS learner_cards (
+    key TEXT NOT NULL, question_id TEXT NOT NULL, state TEXT NOT NULL,
+    PRIMARY KEY (key, question_id));
+"""
+LEARNER_TABLES = ("learners", "learner_attempts", "learner_cards")
+
+
+class LearnerSQLite:
+    """``LearnerStore`` on ``SQLiteStore``'s connection (``_db``) and transactions (``_write``)."""
+
+    def _learner(self, db, key) -> str:
+        if not is_learner_key(key):
+            raise UnknownLearner()
+        if db.execute("SELECT 1 FROM learners WHERE key = ?", (key,)).fetchone() is None:
+            raise UnknownLearner()
+        return key
+
+    def create_learner(self) -> str:
+        key = new_learner_key()
+        with self._write() as db:
+            db.execute("INSERT INTO learners VALUES (?, ?)", (key, self.clock()))
+        return key
+
+    def learner_exists(self, key) -> bool:
+        try:
+            self._learner(self._db(), key)
+        except UnknownLearner:
+            return False
+        return True
+
+    def add_attempt(self, key: str, attempt: Attempt) -> None:
+        a = check_attempt(attempt)
+        with self._write() as db:
+            self._learner(db, key)
+            _insert_attempt(db, key, a)
+
+    def attempts(self, key: str) -> list[Attempt]:
+        db = self._db()
+        self._learner(db, key)
+        rows = db.execute(
+            "SELECT question_id, kind, score, seconds, rating, at FROM learner_attempts "
+            "WHERE key = ? ORDER BY seq",
+            (key,),
+        ).fetchall()
+        return [Attempt(*row) for row in rows]
+
+    def card(self, key: str, question_id: str) -> dict | None:
+        db = self._db()
+        self._learner(db, key)
+        row = db.execute(
+            "SELECT state FROM learner_cards WHERE key = ? AND question_id = ?", (key, question_id)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_card(self, key: str, question_id: str, state: Mapping) -> None:
+        text = card_text(question_id, state)
+        with self._write() as db:
+            self._learner(db, key)
+            db.execute(
+                "INSERT OR REPLACE INTO learner_cards VALUES (?, ?, ?)", (key, question_id, text)
+            )
+
+    def cards(self, key: str) -> dict[str, dict]:
+        db = self._db()
+        self._learner(db, key)
+        rows = db.execute(
+            "SELECT question_id, state FROM learner_cards WHERE key = ? ORDER BY question_id",
+            (key,),
+        ).fetchall()
+        return {qid: json.loads(state) for qid, state in rows}
+
+    def replace_progress(
+        self, key: str, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]
+    ) -> None:
+        checked = [check_attempt(a) for a in attempts]
+        texts = {qid: card_text(qid, state) for qid, state in cards.items()}
+        with self._write() as db:
+            self._learner(db, key)
+            db.execute("DELETE FROM learner_attempts WHERE key = ?", (key,))
+            db.execute("DELETE FROM learner_cards WHERE key = ?", (key,))
+            for a in checked:
+                _insert_attempt(db, key, a)
+            db.executemany(
+                "INSERT INTO learner_cards VALUES (?, ?, ?)",
+                [(key, qid, text) for qid, text in texts.items()],
+            )
+
+    def delete_learner(self, key: str) -> None:
+        if not is_learner_key(key):
+            return
+        with self._write() as db:
+            for table in LEARNER_TABLES:
+                db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
+
+
+def _insert_attempt(db, key: str, a: Attempt) -> None:
+    db.execute(
+        "INSERT INTO learner_attempts (key, question_id, kind, score, seconds, rating, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (key, a.question_id, a.kind, float(a.score), float(a.seconds), int(a.rating), a.at),
+    )

@@ -1,0 +1,117 @@
+"""In a real browser: a learner answers review cards (one wrong, one with its rating
+overridden), reopens the learner link in a fresh browser context and finds the due cards
+and mastery intact, and downloads the Anki deck. Screenshots: artifacts/screenshots/review_*."""
+
+from __future__ import annotations
+
+import io
+import re
+import sqlite3
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from practice.bank import load_bank
+from practice.store import open_store
+from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
+
+pytestmark = pytest.mark.e2e
+
+BANK = load_bank()
+
+
+@pytest.fixture(scope="module")
+def review_app(tmp_path_factory):
+    """The app on a store of its own, which the test also reads."""
+    url = f"sqlite://{tmp_path_factory.mktemp('store')}/learner.sqlite3"
+    port = free_port()
+    process = start_streamlit(port, env={"GRPO_STORE": url})
+    yield f"http://127.0.0.1:{port}", open_store(url)
+    process.terminate()
+    process.wait(timeout=20)
+
+
+def summary(page) -> str:
+    return page.locator('[data-testid="stCaptionContainer"]', has_text="due today").inner_text()
+
+
+def answer_blanks(page, qid: str, right: bool) -> None:
+    q = next(q for q in BANK if q.id == qid)
+    main = page.locator('[data-testid="stMain"]')
+    main.locator('[data-testid="stCaptionContainer"]', has_text=f"id {qid}").wait_for()
+    settle(page, 100)
+    for blank in q.blanks:
+        label = blank.label[:1].upper() + blank.label[1:]
+        main.get_by_label(label, exact=True).fill(blank.answer if right else "the batch mean")
+    main.get_by_role("button", name="Check").click()
+    main.get_by_role("button", name="Save and next").wait_for()
+    settle(page, 100)
+
+
+def rate(page, name: str | None = None) -> None:
+    main = page.locator('[data-testid="stMain"]')
+    if name:
+        main.locator('[data-testid="stButtonGroup"]').get_by_text(name, exact=True).click()
+        settle(page, 100)
+    main.get_by_role("button", name="Save and next").click()
+    settle(page, 300)
+
+
+def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, browser, tmp_path):
+    base, store = review_app
+    first = browser.new_context(viewport={"width": 1400, "height": 1800})
+    page = first.new_page()
+    page.set_default_timeout(30_000)
+    open_path(page, base, "/review")
+    assert_healthy(page)
+    key = re.search(r"[?&]learner=([A-Za-z0-9_-]{32})", page.url)[1]
+    assert store.learner_exists(key)
+    assert "10 due today" in summary(page)
+    shot(page, "review_first_use")
+
+    cards = [q.id for q in BANK if q.kind == "blanks"][:3]  # the first new cards, bank order
+    answer_blanks(page, cards[0], right=False)
+    suggested = page.locator('[data-testid="stMain"]').get_by_text("suggested rating is Again")
+    assert suggested.count() == 1
+    shot(page, "review_rating")
+    rate(page)
+    answer_blanks(page, cards[1], right=True)
+    rate(page, "Hard")  # the learner overrides the suggestion
+    answer_blanks(page, cards[2], right=True)
+    rate(page)
+    assert_healthy(page)
+    attempts = store.attempts(key)
+    assert [(a.question_id, a.score) for a in attempts] == [
+        (cards[0], 0.0), (cards[1], 1.0), (cards[2], 1.0),
+    ]  # fmt: skip
+    assert attempts[1].rating == 2
+    before = summary(page)
+    assert "1 answered wrong last time" in before
+    page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert re.search(r"Review \(\d+ due\)", sidebar.inner_text()), "the navigation counts"
+    shot(page, "review_after_three_cards")
+    first.close()
+
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1800})
+    page = fresh.new_page()
+    page.set_default_timeout(30_000)
+    open_path(page, base, f"/review?learner={key}")
+    assert_healthy(page)
+    assert summary(page) == before, "the same cards are due on a fresh browser"
+    page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    main = page.locator('[data-testid="stMain"]')
+    assert main.get_by_role("link", name=re.compile("Subtracting|GRPO advantage|RLOO")).count()
+    assert re.search(r"Review \(\d+ due\)", page.locator('[data-testid="stSidebar"]').inner_text())
+    shot(page, "review_fresh_context")
+
+    with page.expect_download() as download:
+        main.get_by_role("button", name="Download the Anki deck (.apkg)").click()
+    data = Path(download.value.path()).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        collection = tmp_path / "collection.anki2"
+        collection.write_bytes(z.read("collection.anki2"))
+    with sqlite3.connect(collection) as db:
+        assert db.execute("SELECT COUNT(*) FROM notes").fetchone()[0] == len(BANK) + 1
+    fresh.close()

@@ -1,0 +1,38 @@
+"""Figures of the Review page: a learner's recall per topic, day by day."""
+
+from __future__ import annotations
+
+from ui.figures.common import DASHES, MARKERS, cached_figure, figure
+from ui.theme import SERIES
+
+
+@cached_figure
+def recall_figure(days: tuple[str, ...], topics: tuple[str, ...], recall, titles) -> dict:
+    """Lines of recall (mean score, 0-1) per topic over ``days`` (ISO dates).
+
+    ``recall``: tuple per topic of tuples per day, None where the topic was not practised
+    that day (the line skips it); ``titles``: topic -> title shown in the legend.
+    """
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines+markers",
+            "x": list(days),
+            "y": list(values),
+            "name": dict(titles).get(topic, topic),
+            "connectgaps": True,
+            "line": {"color": SERIES[i % len(SERIES)], "dash": DASHES[i % len(DASHES)]},
+            "marker": {"symbol": MARKERS[i % len(MARKERS)], "size": 9},
+            "hovertemplate": "%{x}: %{y:.0%}<extra>%{fullData.name}</extra>",
+        }
+        for i, (topic, values) in enumerate(zip(topics, recall, strict=True))
+    ]
+    return figure(
+        data,
+        "Recall per topic, by day",
+        360,
+        xaxis={"title": "day (UTC)", "type": "category"},
+        yaxis={"title": "recall", "range": [-0.05, 1.05], "tickformat": ".0%"},
+        legend={"orientation": "h", "y": -0.42},
+        margin={"b": 110},
+    )

@@ -1,0 +1,85 @@
+"""The learner key on screen: kept in the session and in the URL (``?learner=``).
+
+A key is made on the Review page's first use (``practice.store``: 24 random bytes), shown
+as a link and a QR code to keep; opening that link on another device, or after the
+browser forgot the session, brings the progress back. It is private: share links leave
+``LEARNER_PARAM`` out (``ui.controls.share_link``), and a key that is malformed or that
+this store never made is ignored.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import streamlit as st
+
+from practice.review import due_today
+from practice.store.base import StoreRefusal
+from ui.class_store import class_store
+from ui.quiz_widgets import bank_ids
+
+LEARNER_PARAM = "learner"
+"""The URL parameter of the learner key; never part of a share link."""
+SESSION_KEY = "learner.key"
+DELETED_KEY = "learner.deleted"
+"""Set after "delete my data": the page offers a fresh start instead of making a key."""
+
+
+def current() -> str | None:
+    """The learner key of a learner link being opened (then kept in the session), else the
+    session's, else None. A key this store never made is ignored."""
+    key = st.session_state.get(SESSION_KEY)
+    from_url = st.query_params.get(LEARNER_PARAM)
+    if not from_url or from_url == key:
+        return key
+    if class_store().learner_exists(from_url):
+        st.session_state[SESSION_KEY] = from_url
+        st.session_state.pop(DELETED_KEY, None)
+        return from_url
+    return key
+
+
+def ensure() -> str:
+    """The learner key, made and stored on first use; kept in the URL."""
+    key = current()
+    if key is None:
+        key = class_store().create_learner()
+        st.session_state[SESSION_KEY] = key
+    if st.query_params.get(LEARNER_PARAM) != key:
+        st.query_params[LEARNER_PARAM] = key
+    return key
+
+
+def forget() -> None:
+    """Drop the key from the session and the URL (after the learner deleted their data)."""
+    st.session_state.pop(SESSION_KEY, None)
+    st.session_state[DELETED_KEY] = True
+    if LEARNER_PARAM in st.query_params:
+        del st.query_params[LEARNER_PARAM]
+
+
+def link(key: str) -> str:
+    """The Review page's URL with the key: the link the learner keeps."""
+    base = (st.context.url or "").split("?")[0]
+    return f"{base}?{LEARNER_PARAM}={key}"
+
+
+def due_count(key: str) -> int:
+    """How many cards are due today for ``key``."""
+    store = class_store()
+    return len(due_today(bank_ids(), store.cards(key), store.attempts(key), now()))
+
+
+def nav_title(title: str) -> str:
+    """The Review page's title in the navigation: with the due count when a key is known
+    (in the session, or a learner link being opened)."""
+    try:
+        key = current()
+        return f"{title} ({due_count(key)} due)" if key else title
+    except StoreRefusal:  # the key was deleted in another tab
+        return title
+
+
+def now() -> datetime:
+    """The current time, UTC (one place, so the page and the navigation agree)."""
+    return datetime.now(UTC)

@@ -1,0 +1,214 @@
+"""What the Review page shows: a due card to answer and rate, mastery, and the learner's data.
+
+Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` under
+``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
+``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
+``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
+``review.fresh``. The attempt is recorded (``practice.review.record_attempt``) when the
+learner saves its rating, so an overridden rating is the one FSRS sees.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from practice import review
+from practice.anki import build_deck
+from practice.drills import Drill, make_drill
+from practice.mastery import recall_by_day, teaching_pages, topics_of, weakest_topics
+from practice.questions import TOPICS, Question
+from practice.store.base import Attempt, StoreRefusal
+from practice.store.learner_json import MAX_IMPORT_BYTES, export_json, import_json
+from ui import learner, nav
+from ui import quiz_widgets as qw
+from ui.class_store import class_store
+from ui.figures.common import show
+from ui.figures.review import recall_figure
+
+PREFIX = "review"
+_ANSWERED = "review.answered"
+"""(question id, correct, seconds) of the card answered and not yet rated."""
+_STARTED = "review.started"
+"""(question id, clock seconds) when the card was first shown."""
+_NOTICE = "review.notice"
+
+
+# --- the card ------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _drill(question_id: str, seed: int) -> Drill:
+    question = qw.by_id()[question_id]
+    return make_drill(question.drill, np.random.default_rng([seed, review.card_id(question_id)]))
+
+
+def _on_answer(question_id: str, correct: bool) -> None:
+    """show_question's callback: remember the grade and the seconds taken."""
+    started = st.session_state.get(_STARTED, (question_id, time.time()))
+    seconds = max(0.0, time.time() - started[1]) if started[0] == question_id else 0.0
+    st.session_state[_ANSWERED] = (question_id, bool(correct), round(seconds, 1))
+
+
+def _save(key: str, question: Question) -> None:
+    """Record the answered card with the chosen rating, then make way for the next card."""
+    answered = st.session_state.pop(_ANSWERED, None)
+    if answered is None:  # a second click on the same Save
+        return
+    qid, correct, seconds = answered
+    rating = st.session_state.get("review.rating")
+    review.record_attempt(
+        class_store(), key, qid, correct=correct, seconds=seconds, kind=question.kind,
+        when=learner.now(), rating=rating,
+    )  # fmt: skip
+    st.session_state.pop(_STARTED, None)
+    st.session_state.pop("review.rating", None)
+    qw.forget(PREFIX)
+
+
+def answer_card(key: str, due: review.Due, seed: int) -> None:
+    """The due card with the quiz's widgets; once answered, the rating to save."""
+    question = qw.by_id()[due.question_id]
+    if st.session_state.get(_STARTED, ("",))[0] != question.id:
+        st.session_state[_STARTED] = (question.id, time.time())
+    reason = {"mistake": "Answered wrong last time", "review": "Due again", "new": "New card"}
+    qw.header(question, reason[due.reason])
+    drill = _drill(question.id, seed) if question.kind == "numeric" else None
+    done = qw.show_question(question, prefix=PREFIX, seed=seed, on_answer=_on_answer, drill=drill)
+    answered = st.session_state.get(_ANSWERED)
+    if not done or not answered or answered[0] != question.id:
+        return
+    _, correct, seconds = answered
+    suggested = review.rating_for(float(correct), seconds, question.kind)
+    st.markdown(
+        f"{'Right' if correct else 'Wrong'} in {seconds:g} s: the suggested rating is "
+        f"**{review.RATING_NAMES[suggested]}**. Change it if it felt otherwise."
+    )
+    st.session_state.setdefault("review.rating", int(suggested))
+    st.segmented_control(
+        "How well did you recall it?",
+        [int(r) for r in review.RATING_NAMES],
+        format_func=lambda r: review.RATING_NAMES[review.Rating(r)],
+        key="review.rating",
+    )
+    st.button("Save and next", key="review.save", type="primary", on_click=_save,
+              args=(key, question))  # fmt: skip
+
+
+def due_summary(due: list[review.Due]) -> str:
+    counts = {
+        reason: sum(d.reason == reason for d in due) for reason in ("mistake", "review", "new")
+    }
+    return (
+        f"{len(due)} due today: {counts['mistake']} answered wrong last time (first), "
+        f"{counts['review']} to review, {counts['new']} new."
+    )
+
+
+def thresholds() -> None:
+    """The table of seconds behind the suggested rating (``practice.review.KIND_SECONDS``)."""
+    rows = [{**row, "kind": qw.KIND_TITLES[row["kind"]]} for row in review.threshold_rows()]
+    st.markdown(
+        "Wrong: **Again**. Partly right (a score from half up): **Hard**. Right: **Good**, "
+        "**Easy** when quick, **Hard** when slow, by kind:"
+    )
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="review.thresholds")
+
+
+# --- mastery -------------------------------------------------------------------------------
+
+
+def mastery(attempts: list[Attempt]) -> None:
+    """Recall per topic by day, and the weakest topics with the page that teaches each."""
+    topics = topics_of(qw.bank())
+    table = recall_by_day(attempts, topics)
+    if table.empty:
+        st.info("Answer a card or two: your recall per topic shows here.")
+        return
+    days = tuple(sorted({d.isoformat() for d in table["day"]}))
+    names = tuple(sorted(set(table["topic"])))
+    cell = {
+        (d.isoformat(), t): r
+        for d, t, r in table[["day", "topic", "recall"]].itertuples(index=False)
+    }
+    recall = tuple(tuple(cell.get((d, t)) for d in days) for t in names)
+    show(recall_figure(days, names, recall, tuple(TOPICS.items())), key="review.chart")
+    weak = weakest_topics(attempts, topics)
+    if not weak:
+        st.success("Every topic you practised stands at full recall.")
+        return
+    st.markdown("**Weakest topics**, with the page that teaches each:")
+    pages = teaching_pages()
+    for t in weak:
+        nav.link(pages[t.topic], f"{TOPICS[t.topic]}: {t.recall:.0%} of {t.answered} recalled")
+
+
+# --- the learner's data --------------------------------------------------------------------
+
+
+def uploaded():
+    """The file in the import box (an UploadedFile: ``getvalue()``), or None."""
+    return st.session_state.get("review.import")
+
+
+def _import(key: str) -> None:
+    upload = uploaded()
+    if upload is None:
+        st.session_state[_NOTICE] = ("warning", "Choose an exported .json file first.")
+        return
+    try:
+        n = import_json(class_store(), key, upload.getvalue())
+    except StoreRefusal as err:
+        st.session_state[_NOTICE] = ("error", str(err))
+        return
+    qw.forget(PREFIX)
+    st.session_state[_NOTICE] = ("success", f"Imported {n} attempts: your progress is restored.")
+
+
+def _delete(key: str) -> None:
+    class_store().delete_learner(key)
+    qw.forget(PREFIX)
+    for name in (_ANSWERED, _STARTED, "review.confirm"):
+        st.session_state.pop(name, None)
+    learner.forget()
+
+
+def notice() -> None:
+    kind, text = st.session_state.pop(_NOTICE, (None, ""))
+    if kind:
+        getattr(st, kind)(text)
+
+
+def your_data(key: str) -> None:
+    """Export, import, delete, and the Anki deck."""
+    notice()
+    left, right = st.columns(2)
+    left.download_button(
+        "Export progress (JSON)", functools.partial(export_json, class_store(), key),
+        file_name="grpo-progress.json", mime="application/json", key="review.export",
+        on_click="ignore",
+    )  # fmt: skip
+    right.download_button(
+        "Download the Anki deck (.apkg)", build_deck, file_name="grpo-advantage-lab.apkg",
+        mime="application/octet-stream", key="review.anki", on_click="ignore",
+    )  # fmt: skip
+    st.file_uploader(
+        "Import progress (a JSON export)", type=["json"], key="review.import",
+        max_upload_size=max(1, MAX_IMPORT_BYTES // 1_000_000),
+    )  # fmt: skip
+    st.button("Import (replaces this key's progress)", key="review.import_go",
+              on_click=_import, args=(key,))  # fmt: skip
+    if not st.session_state.get("review.confirm"):
+        st.button("Delete my data", key="review.delete",
+                  on_click=lambda: st.session_state.update({"review.confirm": True}))  # fmt: skip
+        return
+    st.warning("Delete every attempt and card stored under this key? This cannot be undone.")
+    yes, no = st.columns(2)
+    yes.button("Yes, delete everything", key="review.delete_yes", type="primary",
+               on_click=_delete, args=(key,))  # fmt: skip
+    no.button("Cancel", key="review.delete_no",
+              on_click=lambda: st.session_state.pop("review.confirm", None))  # fmt: skip
