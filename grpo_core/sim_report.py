@@ -154,7 +154,8 @@ def summary_sentences(result: SimResult) -> list[str]:
         sentence = (
             f"The raw variance of the per-sample gradient terms, averaged over training, was "
             f"lowest for {label[lo]} ({noise[lo]:.3g}) and highest for {label[hi]} "
-            f"({noise[hi]:.3g}); it is not comparable between estimators (see below)"
+            f"({noise[hi]:.3g}); it is not comparable between estimators (see the note "
+            "under the charts)"
         )
         if "grpo" in names and get_convention(cfg.convention).scale != "none":
             sentence += (

@@ -49,7 +49,7 @@ k = int(c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="qu
 ddof = c2.segmented_control(
     "std divides by",
     [1, 0],
-    format_func=lambda d: "K − 1 (ddof=1, trainers)" if d else "K (ddof=0, textbook)",
+    format_func=lambda d: "K − 1 (ddof=1, trainers)" if d else "K (ddof=0)",
     default=1,  # the app's default convention, TRL (torch.std)
     required=True,
     key="dif.ddof",

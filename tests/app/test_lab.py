@@ -320,7 +320,7 @@ def test_scaling_needs_two_rewards_per_prompt():
 # --- Difficulty bias & Dr. GRPO ----------------------------------------------------------
 
 
-POPULATION = {"dif.ddof": "K (ddof=0, textbook)"}
+POPULATION = {"dif.ddof": "K (ddof=0)"}
 
 
 def test_difficulty_defaults_to_the_apps_convention_and_says_so():
@@ -328,10 +328,7 @@ def test_difficulty_defaults_to_the_apps_convention_and_says_so():
     assert not at.exception
     assert metric(at, "GRPO, right answer") == "+3.75"  # sqrt(15) * sqrt(15/16)
     trl = group_advantages([1.0] + [0.0] * 15, convention="trl")[0]
-    assert any(
-        "std divides by K − 1 here" in i and signed(trl) in i
-        for i in texts(at, "info")
-    )
+    assert any("std divides by K − 1 here" in i and signed(trl) in i for i in texts(at, "info"))
 
 
 def test_difficulty_one_success_in_sixteen():

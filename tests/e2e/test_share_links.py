@@ -107,7 +107,7 @@ SCENARIOS = {  # name: (page file, how to change its inputs; None: change them o
                                       click(p, "checkbox", "eps = 0"))),
     "conventions": ("conventions", conventions),
     "difficulty": ("difficulty", lambda p: (fill(p, "Answers (K)", "8"),
-                                            click(p, "radio", "K (ddof=0, textbook)"))),
+                                            click(p, "radio", "K (ddof=0)"))),
     "dynamic-sampling": ("dynamic_sampling", lambda p: (fill(p, "Answers (K)", "4"),
                                                         fill(p, "Prompts per batch", "128"))),
     "critic": ("critic", lambda p: (fill(p, "Seed (critic noise, KL)", "3"),
