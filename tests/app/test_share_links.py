@@ -4,7 +4,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from tests.app.conftest import PAGES, latex, open_page, texts
+from tests.app.conftest import PAGES, ROOT, latex, open_page, texts
 from ui import state
 
 CONV, PLAY, WALK = "pages/conventions.py", "pages/playground.py", "pages/walkthrough.py"
@@ -25,9 +25,13 @@ def test_private_params_are_named():
 def test_no_share_link_carries_a_private_param(page):
     at = open_page(page, query={**PRIVATE, "present": "1"})
     assert not at.exception
-    for code in at.code:
-        if code.value.startswith("?"):  # a share link (AppTest has no base URL)
-            assert not set(parse_qs(code.value[1:])) & set(PRIVATE), code.value
+    links = [c.value for c in at.code if c.value.startswith("?")]  # AppTest has no base URL
+    for text in links:
+        assert not set(parse_qs(text[1:])) & set(PRIVATE), text
+        assert parse_qs(text[1:]).get("present") == ["1"]  # the view, as it is presented
+    # every page that draws a share link drew one (the guide's needs a section chosen)
+    draws_one = "controls.share_link()" in (ROOT / page).read_text() and "guide" not in page
+    assert bool(links) == draws_one, page
 
 
 def test_conventions_link_carries_the_playground_rewards_it_borrowed():
