@@ -82,17 +82,10 @@ if steps > MAX_STEPS:
 
 try:
     config = SimConfig(
-        estimators=tuple(estimators),
-        convention=convention,
-        group_size=int(group_size),
-        steps=int(steps),
-        num_seeds=int(num_seeds),
-        lr=float(lr),
-        critic_lr=float(critic_lr),
-        difficulty=float(difficulty),
-        reward=reward,
-        seed=int(seed),
-    )
+        estimators=tuple(estimators), convention=convention, group_size=int(group_size),
+        steps=int(steps), num_seeds=int(num_seeds), lr=float(lr), critic_lr=float(critic_lr),
+        difficulty=float(difficulty), reward=reward, seed=int(seed),
+    )  # fmt: skip
 except ValueError as e:
     st.error(f"These settings cannot run: {e}")
     st.markdown("**Share this view**")
@@ -174,12 +167,9 @@ with st.expander("The raw gradient variance, and why it misleads"):
         )
         log_noise = st.toggle("Log scale", value=True, key="sim.log")
         noise = figures.curves_figure(
-            curves,
-            "grad_variance",
-            title="Variance of the per-sample gradient terms",
-            y_title="variance (mean over prompts, seeds)",
-            log=bool(log_noise),
-        )
+            curves, "grad_variance", title="Variance of the per-sample gradient terms",
+            y_title="variance (mean over prompts, seeds)", log=bool(log_noise),
+        )  # fmt: skip
         show(noise, key="sim.noise")
         st.caption(
             "Variance of each step's gradient estimate, from the spread of its K per-sample "
