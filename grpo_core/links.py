@@ -2,7 +2,8 @@
 
 Rewards are written as ``1_0_0.5~2_3``: answers joined by ``_``, prompts by
 ``~`` (characters a URL carries without escaping), each number in its
-shortest exact form, so a link reproduces the rewards bit for bit.
+shortest exact form, so a link reproduces the rewards bit for bit. A prompt with no
+rewards is an empty stretch (``1_0~~2_3``); at least one prompt has rewards.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ ANSWER_SEP, PROMPT_SEP = "_", "~"
 
 
 def encode_rewards(groups) -> str:
-    """``[[1, 0], [0.5, 2]]`` -> ``"1_0~0.5_2"``."""
+    """``[[1, 0], [0.5, 2]]`` -> ``"1_0~0.5_2"``; ``[[1], [], [2]]`` -> ``"1~~2"``."""
     return PROMPT_SEP.join(ANSWER_SEP.join(shortest(r) for r in g) for g in groups)
 
 
@@ -39,6 +40,9 @@ def decode_rewards(
         return None, f"the link has {len(rows)} prompts; the playground shows at most {max_prompts}"
     groups = []
     for p, row in enumerate(rows, start=1):
+        if not row:  # a prompt with no rewards
+            groups.append([])
+            continue
         cells = row.split(ANSWER_SEP)
         if len(cells) > max_answers:
             return None, f"prompt {p} in the link has {len(cells)} answers (at most {max_answers})"
@@ -52,6 +56,8 @@ def decode_rewards(
                 return None, f"prompt {p}, answer {a} in the link is empty"
             group.append(value)
         groups.append(group)
+    if not any(groups):
+        return None, "the link has no rewards"
     return groups, None
 
 

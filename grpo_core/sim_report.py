@@ -17,7 +17,8 @@ from grpo_core.simulate import SimResult
 def step_curves(result: SimResult) -> pd.DataFrame:
     """Long table, one row per estimator and training step 0..steps-1: ``estimator``,
     ``step``, ``zero_spread`` and ``solved`` (means over seeds of the fractions of
-    prompts), ``grad_variance`` (already averaged over seeds)."""
+    prompts), ``grad_variance`` (already averaged over seeds), ``gradient_cosine`` (mean
+    over seeds of the step's cosine to the exact gradient)."""
     e, _, t = result.zero_spread_fraction.shape
     return pd.DataFrame(
         {
@@ -26,6 +27,7 @@ def step_curves(result: SimResult) -> pd.DataFrame:
             "zero_spread": result.zero_spread_fraction.mean(1).ravel(),
             "solved": result.solved_fraction.mean(1).ravel(),
             "grad_variance": result.grad_variance.ravel(),
+            "gradient_cosine": result.gradient_cosine.mean(1).ravel(),
         }
     )
 
@@ -49,8 +51,9 @@ def critic_error_bands(result: SimResult) -> pd.DataFrame | None:
 def estimator_table(result: SimResult) -> pd.DataFrame:
     """One row per estimator: ``estimator``, ``final_accuracy`` (mean over seeds),
     ``final_min``, ``final_max`` (over seeds), ``grad_variance`` (mean over training;
-    NaN when K = 1), ``zero_spread_first``, ``zero_spread_last`` (mean over seeds, at the
-    first and last step)."""
+    NaN when K = 1), ``gradient_cosine`` (mean over seeds and training of the step's cosine
+    to the exact gradient), ``zero_spread_first``, ``zero_spread_last`` (mean over seeds,
+    at the first and last step)."""
     final = result.accuracy[:, :, -1]
     zs = result.zero_spread_fraction.mean(1)
     with np.errstate(invalid="ignore"):
@@ -62,6 +65,7 @@ def estimator_table(result: SimResult) -> pd.DataFrame:
             "final_min": final.min(1),
             "final_max": final.max(1),
             "grad_variance": noise,
+            "gradient_cosine": result.gradient_cosine.mean((1, 2)),
             "zero_spread_first": zs[:, 0],
             "zero_spread_last": zs[:, -1],
         }
@@ -141,12 +145,17 @@ def summary_sentences(result: SimResult) -> list[str]:
             f"the same lower reward."
         )
 
+    if len(names) > 1:
+        out += _alignment_sentences(result, label)
+
     if cfg.group_size > 1 and len(names) > 1:
         noise = result.grad_variance.mean(1)
         lo, hi = int(np.argmin(noise)), int(np.argmax(noise))
         sentence = (
-            f"Gradient noise averaged over training was lowest for {label[lo]} "
-            f"({noise[lo]:.3g}) and highest for {label[hi]} ({noise[hi]:.3g})"
+            f"The raw variance of the per-sample gradient terms, averaged over training, was "
+            f"lowest for {label[lo]} ({noise[lo]:.3g}) and highest for {label[hi]} "
+            f"({noise[hi]:.3g}); it is not comparable between estimators (see the note "
+            "under the charts)"
         )
         if "grpo" in names and get_convention(cfg.convention).scale != "none":
             sentence += (
@@ -161,6 +170,27 @@ def summary_sentences(result: SimResult) -> list[str]:
             f"The critic's value error (RMS over prompts) was {err[0]:.2f} at the first step "
             f"and {err[-1]:.2f} at the last; while it is off, every advantage R - V of a "
             f"prompt is shifted by that error."
+        )
+    return out
+
+
+def _alignment_sentences(result: SimResult, label: list[str]) -> list[str]:
+    """How well each estimator's steps pointed uphill: the cosine to the exact gradient."""
+    cosine = result.gradient_cosine.mean((1, 2))  # (E,)
+    order = np.argsort(-cosine, kind="stable")
+    best = int(order[0])
+    out = [
+        "How nearly each step pointed uphill, as its cosine to the true gradient averaged "
+        "over training (1: straight uphill), best first: "
+        + ", ".join(f"{label[i]} {cosine[i]:.2f}" for i in order)
+        + "."
+    ]
+    cfg = result.config
+    if result.estimators[best] == "reinforce" and cfg.reward == "binary" and cfg.num_correct == 1:
+        out.append(
+            f"{label[best]} leads here because every rewarded sample is the one right answer: "
+            "its step is always parallel to the true gradient, only its length is noisy, "
+            "while a baseline adds a push away from each sampled wrong answer."
         )
     return out
 

@@ -5,7 +5,8 @@ are right (the first ones; order means nothing to a softmax). The policy of
 prompt n is a softmax over its own logits theta_n (M,). Prompt n has a hidden
 difficulty d_n: at step 0 it is answered correctly with probability
 sigmoid(-d_n). A verifier scores each sampled answer: 1 if correct, else 0
-("binary") or a fixed partial credit in {0, 0.1, ..., 0.4} ("partial").
+("binary") or a fixed partial credit in {0, 0.1, ..., 0.4} ("partial"), or 2 if
+correct, else 1 ("shifted": the binary reward plus 1, say a bonus for answering at all).
 
 Each step every estimator samples K answers per prompt (the same budget for
 all), turns their rewards into advantages A_k, and ascends the exact
@@ -40,7 +41,7 @@ from grpo_core.advantages import group_advantages
 from grpo_core.conventions import get_convention
 from grpo_core.estimators import ESTIMATORS, GROUP_ESTIMATORS
 
-REWARD_KINDS = ("binary", "partial")
+REWARD_KINDS = ("binary", "partial", "shifted")
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class SimConfig:
     """The ``group_advantages`` convention of the "grpo" estimator."""
     reward: str = "binary"
     """"binary": 1 if correct else 0. "partial": wrong answers earn a fixed credit in
-    {0, 0.1, ..., 0.4}, drawn per prompt and answer."""
+    {0, 0.1, ..., 0.4}, drawn per prompt and answer. "shifted": 2 if correct else 1."""
     difficulty: float = 2.0
     """Mean hidden difficulty: the log-odds of failing a prompt at step 0
     (2.0: about 12% of answers are correct at the start)."""
@@ -104,7 +105,15 @@ class SimResult:
     """(E, steps): noise of the gradient estimate, from its per-sample contributions
     g_k = A_k (onehot(a_k) - pi): sum_k ||g_k - mean g||^2 / (K (K - 1)), the squared
     standard error of g_n were the K terms independent, averaged over prompts and seeds.
-    NaN when K = 1."""
+    NaN when K = 1. Not comparable across estimators: each scales its advantages its own
+    way (GRPO divides by the std), and mostly-zero rewards make mostly-zero terms;
+    ``gradient_cosine`` is the comparable measure."""
+    gradient_cosine: np.ndarray
+    """(E, S, steps): cosine between the step's gradient estimate g (every prompt's
+    logits, one vector of N * M numbers per seed) and the exact gradient of the mean
+    expected reward, ``exact_policy_gradient``: 1 when the step points straight uphill,
+    0 when it is zero or at right angles. Free of scale, so estimators that scale
+    their advantages differently compare fairly."""
     zero_spread_fraction: np.ndarray
     """(E, S, steps): fraction of prompts whose K rewards were all equal (no signal
     for a group baseline). Always 1 when K = 1."""
@@ -170,6 +179,17 @@ def sample_answers(pi: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     return np.minimum(answers, m - 1)
 
 
+def gradient_cosine(grad: np.ndarray, exact: np.ndarray) -> np.ndarray:
+    """cos(g, g*) = g . g* / (||g|| ||g*||) over the last two axes (prompts N, answers M);
+    0 where either is zero (a step that does not move points nowhere).
+
+    grad, exact: (..., N, M). Returns (...).
+    """
+    dot = (grad * exact).sum((-1, -2))
+    norms = np.sqrt((grad * grad).sum((-1, -2)) * (exact * exact).sum((-1, -2)))
+    return np.divide(dot, norms, out=np.zeros_like(dot), where=norms > 0)
+
+
 def policy_gradient(pi: np.ndarray, answers: np.ndarray, advantages: np.ndarray) -> np.ndarray:
     """The score-function estimate g = (1/K) sum_k A_k (onehot(a_k) - pi), shape (..., M).
 
@@ -211,6 +231,8 @@ def simulate(config: SimConfig | None = None) -> SimResult:
     if cfg.reward == "partial":
         credit[:] = partial
     credit[:, :, :c] = 1.0
+    if cfg.reward == "shifted":
+        credit += 1.0
 
     # Initial logits: correct answers at log((M-c)/c) - d, wrong ones at 0, so that
     # P(correct) = c e^l / (c e^l + M - c) = sigmoid(-d).
@@ -222,6 +244,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
 
     accuracy = np.empty((e, s, cfg.steps + 1))
     grad_variance = np.empty((e, cfg.steps))
+    cosine = np.empty((e, s, cfg.steps))
     zero_spread = np.empty((e, s, cfg.steps))
     solved = np.empty((e, s, cfg.steps))
     value_error = np.empty((s, cfg.steps)) if critic_at is not None else None
@@ -255,6 +278,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
 
         grad = policy_gradient(pi, answers, advantages)  # (E, S, N, M)
         grad_variance[:, step] = _gradient_noise(pi, pi.ravel()[index], advantages, grad)
+        cosine[..., step] = gradient_cosine(grad, exact_policy_gradient(pi, credit_e))
         zero_spread[..., step] = _row_sum(_row_min(rewards) == _row_max(rewards)) / n
         solved[..., step] = _row_sum(_row_max(answers) < c) / n
 
@@ -262,7 +286,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
         pi = softmax(theta)
         accuracy[..., step + 1] = _row_sum(pi[..., :c]).mean(-1)
 
-    arrays = [accuracy, grad_variance, zero_spread, solved, difficulty]
+    arrays = [accuracy, grad_variance, cosine, zero_spread, solved, difficulty]
     if value_error is not None:
         arrays.append(value_error)
     for a in arrays:
@@ -272,6 +296,7 @@ def simulate(config: SimConfig | None = None) -> SimResult:
         estimators=names,
         accuracy=accuracy,
         grad_variance=grad_variance,
+        gradient_cosine=cosine,
         zero_spread_fraction=zero_spread,
         solved_fraction=solved,
         critic_value_error=value_error,

@@ -97,6 +97,7 @@ else:
     st.page_link(
         "pages/playground.py", label="Edit them in the playground", icon=":material/science:"
     )
+state.write_link(with_rewards=source == "playground", with_settings=False)  # borrowed: in the link
 groups, notes = usable(entered)
 for note in notes:
     st.warning(note)
@@ -187,5 +188,7 @@ else:
     )
     st.caption(f"Batch std (every reward of both prompts, ddof=1): {cell(scaling.batch_std)}.")
 
-st.markdown("**Share this view**: the link below reproduces the typed rewards.")
+st.markdown(
+    "**Share this view**: the link below reproduces the rewards, typed or the playground's."
+)
 controls.share_link()

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grpo_core import advantage_trace
+from grpo_core import advantage_trace, group_advantages
 from grpo_core.binary import (
     binary_advantages,
     difficulty_bias_frame,
@@ -48,9 +48,9 @@ c1, c2, c3, c4 = st.columns([1, 2, 3, 1], vertical_alignment="bottom")
 k = int(c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="query-params"))
 ddof = c2.segmented_control(
     "std divides by",
-    [0, 1],
+    [1, 0],
     format_func=lambda d: "K − 1 (ddof=1, trainers)" if d else "K (ddof=0)",
-    default=0,
+    default=1,  # the app's default convention, TRL (torch.std)
     required=True,
     key="dif.ddof",
     bind="query-params",
@@ -70,6 +70,7 @@ group = [1.0] * right + [0.0] * (k - right)
 trace = advantage_trace(group, convention="zscore", ddof=ddof)
 weight = float(std_weight(p, ddof=ddof, group_size=k))
 grpo_right, grpo_wrong = binary_advantages(p, ddof=ddof, group_size=k)
+trl_right = float(group_advantages(group, convention="trl")[0])
 dr_right, dr_wrong = dr_grpo_binary_advantages(p)
 
 # 1. The group you chose ------------------------------------------------------------------
@@ -92,6 +93,18 @@ st.latex(
 st.caption(
     f"GRPO's advantages of this group (mean {fmt(trace.mean[0])}, std {fmt(trace.std[0])}, "
     f"ddof={ddof}, eps 0); Dr. GRPO keeps the numerators, 1 − p and 0 − p."
+)
+st.info(
+    f"**std divides by K − 1 here, as in the rest of the app** (TRL's default, torch.std). "
+    f"The textbook closed form $1/\\sqrt{{p(1-p)}}$ in the prose divides by K (ddof = 0): "
+    f"switch above to see it; ddof = 1 makes every weight $\\sqrt{{(K-1)/K}}$ = "
+    f"{fmt(((k - 1) / k) ** 0.5)} times as large. The playground's TRL also adds eps = 1e-4 "
+    f"to the std, which moves the last digits: {signed(trl_right)} for this right answer."
+    if ddof
+    else "**Textbook view: std divides by K (ddof = 0)**, the closed form in the prose. The "
+    "trainers and the rest of this app divide by K − 1 (ddof = 1): switch back above to "
+    "compare with the playground.",
+    icon=":material/functions:",
 )
 
 # 2. The weight against p -----------------------------------------------------------------

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from grpo_core import advantage_trace
-from grpo_core.format import fmt, signed
+from grpo_core.format import fmt, plural, signed
 from grpo_core.rewards import SCENARIOS
 from grpo_core.sentences import describe_group
 from ui import controls, page, state
@@ -59,7 +59,7 @@ st.subheader("3 · Advantages")
 batch = state.current_batch(settings.kwargs())
 for note in batch.notes:
     st.warning(note)
-state.write_link()
+left_out = state.write_link()  # cells that are not numbers stay out of the link
 if not batch.rewards:
     st.info("Enter at least two rewards for a prompt to see its advantages.")
     st.stop()
@@ -117,4 +117,11 @@ d1.download_button(
 )
 with d2:
     st.markdown("**Share this view**: the link below reproduces these rewards and settings.")
+    if left_out:
+        st.warning(
+            f"The link leaves out {plural(len(left_out), 'cell')} that "
+            f"{'are' if len(left_out) > 1 else 'is'} not a number: "
+            + "; ".join(f"prompt {e.prompt}, answer {e.answer}" for e in left_out)
+            + ". Fix them to share them."
+        )
     controls.share_link()

@@ -1,5 +1,6 @@
 """Training simulator: six ways to turn rewards into advantages, trained on the same bandit
-with the same samples budget; accuracy, gradient noise, zero-spread groups, critic error."""
+with the same samples budget; accuracy, how well each step points uphill, zero-spread groups,
+critic error."""
 
 import streamlit as st
 
@@ -18,6 +19,7 @@ from ui.figures import simulator as figures
 from ui.figures.common import show
 
 DEFAULTS = SimConfig()
+MAX_STEPS = 400  # a run must stay quick on a shared server
 BAND_LABELS = {"min-max": "min–max over seeds", "std": "mean ± 1 std over seeds"}
 HELP = {
     "sim.conv": "Which trainer's formula (see the Library conventions page).",
@@ -61,7 +63,7 @@ convention = c1.selectbox("GRPO convention", list(CONVENTIONS), **bound("sim.con
 group_size = c2.number_input(
     "Samples per prompt K (every estimator)", 1, 32, DEFAULTS.group_size, **bound("sim.k")
 )
-steps = c3.number_input("Training steps", 10, 400, DEFAULTS.steps, 10, **bound("sim.steps"))
+steps = c3.number_input("Training steps", 10, None, DEFAULTS.steps, 10, **bound("sim.steps"))
 num_seeds = c4.number_input("Seeds", 1, 10, DEFAULTS.num_seeds, **bound("sim.seeds"))
 c1, c2, c3, c4, c5 = st.columns(5)
 lr = c1.number_input("Policy learning rate", 0.0, 10.0, DEFAULTS.lr, 0.05, **bound("sim.lr"))
@@ -73,20 +75,17 @@ difficulty = c3.slider(
 )
 reward = c4.selectbox("Reward", REWARD_KINDS, **bound("sim.reward"))
 seed = c5.number_input("Seed", 0, 1_000_000, DEFAULTS.seed, **bound("sim.seed"))
+if steps > MAX_STEPS:
+    st.warning(f"At most {MAX_STEPS} training steps here, to keep a run quick: running "
+               f"{MAX_STEPS} instead of {steps:,}.")  # fmt: skip
+    steps = MAX_STEPS
 
 try:
     config = SimConfig(
-        estimators=tuple(estimators),
-        convention=convention,
-        group_size=int(group_size),
-        steps=int(steps),
-        num_seeds=int(num_seeds),
-        lr=float(lr),
-        critic_lr=float(critic_lr),
-        difficulty=float(difficulty),
-        reward=reward,
-        seed=int(seed),
-    )
+        estimators=tuple(estimators), convention=convention, group_size=int(group_size),
+        steps=int(steps), num_seeds=int(num_seeds), lr=float(lr), critic_lr=float(critic_lr),
+        difficulty=float(difficulty), reward=reward, seed=int(seed),
+    )  # fmt: skip
 except ValueError as e:
     st.error(f"These settings cannot run: {e}")
     st.markdown("**Share this view**")
@@ -99,9 +98,8 @@ with st.spinner("Training every estimator on every seed…"):
 # 2. Results ------------------------------------------------------------------------------
 st.subheader("2 · Results")
 table = estimator_table(result)
-d1, d2 = st.columns(2)
 band = (
-    d1.segmented_control(  # the option names are the URL values
+    st.segmented_control(  # the option names are the URL values
         "Band around the mean over seeds",
         list(BAND_LABELS),
         default="min-max",
@@ -110,7 +108,6 @@ band = (
     )
     or "min-max"
 )
-log_noise = d2.toggle("Log scale for gradient noise", value=True, key="sim.log")
 
 bands = accuracy_band_limits(result, band)
 title = "Accuracy over training steps"
@@ -128,24 +125,19 @@ st.caption(
 curves = step_curves(result)
 left, right = st.columns(2)
 with left:
-    if config.group_size > 1:
-        noise = figures.curves_figure(
-            curves,
-            "grad_variance",
-            title="Gradient-estimate variance",
-            y_title="variance (mean over prompts, seeds)",
-            log=bool(log_noise),
-        )
-        show(noise, key="sim.noise")
-        st.caption(
-            "Variance of each step's gradient estimate, from the spread of its K per-sample "
-            "terms. Mean over training: "
-            + per_estimator(table, lambda r: f"{r.grad_variance:.3g}")
-            + ". GRPO's std division rescales its advantages, so its variance is on another "
-            "scale."
-        )
-    else:
-        st.info("With K = 1 there is no spread between samples to measure gradient noise from.")
+    aligned = figures.curves_figure(
+        curves,
+        "gradient_cosine",
+        title="Does each step point uphill?",
+        y_title="cosine to the true gradient",
+    )
+    show(aligned, key="sim.cosine")
+    st.caption(
+        "Cosine between each step's gradient estimate (every prompt) and the exact gradient "
+        "of the expected reward, mean over seeds: 1 is straight uphill. Mean over training: "
+        + per_estimator(table, lambda r: f"{r.gradient_cosine:.2f}")
+        + "."
+    )
 with right:
     zero = figures.curves_figure(
         curves,
@@ -161,6 +153,33 @@ with right:
         + per_estimator(table, lambda r: f"{r.zero_spread_first:.0%} → {r.zero_spread_last:.0%}")
         + "."
     )
+st.markdown(prose.section("critic.md", "simulator-alignment"))
+if "reinforce" in config.estimators:
+    st.markdown(prose.section("critic.md", "simulator-reinforce"))
+
+with st.expander("The raw gradient variance, and why it misleads"):
+    if config.group_size > 1:
+        noisiest = table.sort_values("grad_variance", kind="stable").estimator
+        st.markdown(
+            prose.section("critic.md", "simulator-variance").format(
+                lowest=label(noisiest.iloc[0]), highest=label(noisiest.iloc[-1])
+            )
+        )
+        log_noise = st.toggle("Log scale", value=True, key="sim.log")
+        noise = figures.curves_figure(
+            curves, "grad_variance", title="Variance of the per-sample gradient terms",
+            y_title="variance (mean over prompts, seeds)", log=bool(log_noise),
+        )  # fmt: skip
+        show(noise, key="sim.noise")
+        st.caption(
+            "Variance of each step's gradient estimate, from the spread of its K per-sample "
+            "terms. Mean over training: "
+            + per_estimator(table, lambda r: f"{r.grad_variance:.3g}")
+            + ". GRPO's std division rescales its advantages, so its variance is on another "
+            "scale."
+        )
+    else:
+        st.info("With K = 1 there is no spread between samples to measure gradient noise from.")
 
 if (critic := critic_error_bands(result)) is not None:
     title = "The PPO critic's value error"

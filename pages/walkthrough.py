@@ -31,10 +31,16 @@ def real_example(example: WorkedExample, settings: state.Settings):
     st.markdown(f"**The problem.** {example.problem}")
     strict_col, bonus_col = st.columns(2)
     strict = strict_col.toggle(
-        "Strict verifier: only a last line `Answer: <number>` counts", value=True, key="wt.strict"
+        "Strict verifier: only a last line `Answer: <number>` counts",
+        value=True,
+        key="wt.strict",
+        bind="query-params",
     )
     bonus = bonus_col.select_slider(
-        "Format bonus for a well-formatted answer", [0.0, 0.05, 0.1, 0.2, 0.5], key="wt.bonus"
+        "Format bonus for a well-formatted answer",
+        [0.0, 0.05, 0.1, 0.2, 0.5],
+        key="wt.bonus",
+        bind="query-params",
     )
     grades = [
         grade(a.text, example.reference, format_bonus=bonus, strict=strict) for a in example.answers
@@ -71,6 +77,7 @@ def real_example(example: WorkedExample, settings: state.Settings):
 
 
 page.start()
+state.read_link_choice("wt.step", range(1, len(STEPS) + 1))
 st.session_state.setdefault("wt.step", 1)
 st.title("Step-by-step walkthrough")
 st.markdown(
@@ -89,7 +96,10 @@ source = st.segmented_control(
     default="yours",
     required=True,
     key="wt.source",
+    bind="query-params",
 )
+# The link carries what the view borrows: the playground's rewards and the convention.
+state.write_link(with_rewards=source == "yours", with_settings=source != "whiteboard")
 
 if source == "whiteboard":
     trace = advantage_trace(WHITEBOARD, convention="zscore")
@@ -122,9 +132,11 @@ else:
 
 st.divider()
 c1, c2 = st.columns(2)
+state.read_link_choice("wt.prompt", range(len(labels)))
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
 members = trace.members(g)
 rewards = trace.rewards.ravel()[members]
+state.read_link_choice("wt.answer", range(len(members)))
 answer = c2.selectbox(
     "Answer to follow in the formulas",
     range(len(members)),
@@ -134,6 +146,7 @@ answer = c2.selectbox(
 answer = min(answer or 0, len(members) - 1)
 
 step = st.session_state["wt.step"]
+state.write_link_values("wt.step", "wt.prompt", "wt.answer")
 prev, where, after = st.columns([1, 4, 1], vertical_alignment="center")
 prev.button(
     "← Previous", key="wt.prev", on_click=go_to, args=(step - 1,), disabled=step == 1,
@@ -192,3 +205,6 @@ else:
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
 show(figure, key="wt.chart")
+
+st.markdown("**Share this view**: the link below reproduces this step, rewards and answer.")
+controls.share_link()

@@ -13,9 +13,7 @@ import streamlit as st
 
 from grpo_core import CONVENTIONS
 from grpo_core.conventions import SCALES
-from practice.class_link import PRIVATE_PARAMS
 from ui import state
-from ui.learner import LEARNER_PARAM
 from ui.text import markdown_safe
 
 
@@ -110,7 +108,9 @@ def resize_grid(num_prompts: int, k: int) -> None:
 
 def share_link() -> None:
     """The link that reproduces this view, with a copy button; says what an opened link
-    held that could not be used."""
+    held that could not be used. Private parameters (``state.PRIVATE_PARAMS``) stay out."""
+    for problem in state.link_problems():
+        st.warning(f"This link could not be used as it is. {problem}")
     ignored = state.link_values_ignored()
     if ignored:
         names = ", ".join(markdown_safe(key[:30]) for key in ignored[:5])
@@ -121,7 +121,5 @@ def share_link() -> None:
         st.warning(message)
         st.toast(message, icon=":material/link_off:")
     base = (st.context.url or "").split("?")[0]
-    private = (*PRIVATE_PARAMS, LEARNER_PARAM)
-    shared = {k: v for k, v in st.query_params.to_dict().items() if k not in private}
-    query = urlencode(shared)
+    query = urlencode(state.shareable(st.query_params.to_dict()))
     st.code(f"{base}?{query}" if base else f"?{query}", language=None, wrap_lines=True)

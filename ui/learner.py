@@ -17,8 +17,8 @@ from practice.review import due_today
 from practice.store.base import StoreRefusal
 from ui.class_store import class_store
 from ui.quiz_widgets import bank_ids
+from ui.state import LEARNER_PARAM
 
-LEARNER_PARAM = "learner"
 """The URL parameter of the learner key; never part of a share link."""
 SESSION_KEY = "learner.key"
 DELETED_KEY = "learner.deleted"

@@ -5,6 +5,9 @@ their own. It is used for the very first visit after a server starts when that
 visit opens a page URL (say a shared /playground link) instead of the home page:
 that page would then run without app.py's navigation, layout and theme.
 ``ensure_app_navigation`` catches that run and hands it to app.py's navigation.
+
+The home page is the default page, served at ``/``; Streamlit does not serve a default
+page's own path, so a hidden page at ``/home`` sends the reader to ``/``.
 """
 
 import streamlit as st
@@ -60,22 +63,43 @@ def _entry(file: str) -> tuple[str, str, str, str]:
 
 
 def page(file: str) -> st.Page:
-    """The st.Page of ``pages/<file>.py``: the one place a page's path is written."""
+    """The st.Page of ``pages/<file>.py``: the one place a page's path is written.
+
+    The home page is the default page, at ``/`` (its ``PAGES`` path leads there too,
+    through ``home_alias``)."""
     file, title, icon, url = _entry(file)
     if file == "review":
         title = learner.nav_title(title)  # "Review (3 due)" once a learner key is known
+    home = file == "home"
     return st.Page(
         f"pages/{file}.py",
         title=title,
         icon=f":material/{icon}:",
-        url_path=url,
-        default=(file == "home"),
+        url_path="" if home else url,
+        default=home,
     )
 
 
+def _to_home() -> None:
+    st.switch_page(page("home"), query_params=st.query_params.to_dict())
+
+
+def home_alias() -> st.Page:
+    """A page hidden from the menu at the home page's ``PAGES`` path (``/home``) that
+    switches to the home page at ``/``, keeping the link's parameters; without it
+    Streamlit shows "Page not found" over the home page."""
+    _, title, icon, url = _entry("home")
+    return st.Page(_to_home, title=title, icon=f":material/{icon}:", url_path=url,
+                   visibility="hidden")  # fmt: skip
+
+
 def pages() -> dict[str, list]:
-    """The st.Page objects of ``PAGES``; the first one is the default page."""
-    return {section: [page(entry[0]) for entry in entries] for section, entries in PAGES.items()}
+    """The st.Page objects of ``PAGES``; the first one is the default page, and the home
+    page's alias comes last (hidden)."""
+    listed = {section: [page(entry[0]) for entry in entries] for section, entries in PAGES.items()}
+    last = list(listed)[-1]
+    listed[last].append(home_alias())
+    return listed
 
 
 def by_url(url: str) -> str | None:

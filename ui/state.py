@@ -10,7 +10,8 @@ Session keys
 - ``link_read``: the URL was read once for this session.
 
 URL parameters: ``r`` rewards (``1_0_1~0.5_2``), ``c`` convention, and, when set by
-hand, ``ddof``, ``eps``, ``scale``, ``clip``.
+hand, ``ddof``, ``eps``, ``scale``, ``clip``; pages add their own (a bound widget's key).
+Parameters in ``PRIVATE_PARAMS`` belong to one reader and never go into a share link.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from grpo_core import CONVENTIONS, get_convention
 from grpo_core.conventions import SCALES
 from grpo_core.format import shortest
 from grpo_core.links import decode_rewards, encode_rewards
-from grpo_core.parsing import ParsedRewards, parse_reward, parse_reward_grid
+from grpo_core.parsing import CellError, ParsedRewards, parse_reward, parse_reward_grid
+from practice.class_link import PRIVATE_PARAMS as CLASS_PRIVATE_PARAMS
 
 MAX_PROMPTS, MAX_K, MIN_K = 8, 64, 2
 DEFAULT_GRID = [
@@ -33,6 +35,12 @@ DEFAULT_GRID = [
 ]
 LINK_PARAMS = ("r", "c", "ddof", "eps", "scale", "clip")
 """The URL parameters _read_link reads and checks itself (with a message)."""
+QUIZ_PROGRESS_PARAM = "p"
+LEARNER_PARAM = "learner"
+PRIVATE_PARAMS = frozenset({QUIZ_PROGRESS_PARAM, LEARNER_PARAM, *CLASS_PRIVATE_PARAMS})
+"""URL parameters that belong to the reader, not to the view: the quiz's progress ``p``,
+the learner key ``learner``, and class mode's lecturer link, student token and unsent vote.
+A share link shows the view, never the sharer's progress or identity."""
 SETTING_DEFAULTS = {
     "settings.convention": "trl",
     "settings.custom": False,
@@ -184,22 +192,58 @@ def settings_errors() -> list[str]:
     return errors
 
 
-def write_link() -> None:
-    """Mirror the rewards and settings in the URL (only the parts that are valid)."""
+def shareable(params: dict[str, str]) -> dict[str, str]:
+    """``params`` without the ``PRIVATE_PARAMS``: what a share link may carry."""
+    return {key: value for key, value in params.items() if key not in PRIVATE_PARAMS}
+
+
+def write_link(*, with_rewards: bool = True, with_settings: bool = True) -> list[CellError]:
+    """Mirror what the page shows in the URL: the playground's rewards and the advantage
+    settings, each when asked for; the ``LINK_PARAMS`` not asked for are removed.
+
+    The rewards' link keeps every valid cell: a cell that is not a number is left out,
+    as the pages leave it out, and returned so the page can say so. A prompt with no
+    valid reward is written empty and comes back as an empty column.
+    """
     parsed = parsed_rewards()
-    params = {"c": st.session_state["settings.convention"]}
-    if not parsed.errors and all(parsed.groups):
+    params = {}
+    if with_rewards and any(parsed.groups):
         params["r"] = encode_rewards(parsed.groups)
-    s = settings()
-    if s.custom:
-        params.update(ddof=str(s.ddof), eps=shortest(s.eps), scale=s.scale)
-        if s.clip is not None:
-            params["clip"] = shortest(s.clip)
-    for key in ("r", "c", "ddof", "eps", "scale", "clip"):  # leave other pages' keys alone
+    if with_settings:
+        params["c"] = st.session_state["settings.convention"]
+        s = settings()
+        if s.custom:
+            params.update(ddof=str(s.ddof), eps=shortest(s.eps), scale=s.scale)
+            if s.clip is not None:
+                params["clip"] = shortest(s.clip)
+    for key in LINK_PARAMS:  # leave other pages' keys alone
         if key in params and st.query_params.get(key) != params[key]:
             st.query_params[key] = params[key]
         elif key not in params and key in st.query_params:
             del st.query_params[key]
+    return parsed.errors if "r" in params else []
+
+
+def read_link_choice(key: str, choices) -> None:
+    """Set ``st.session_state[key]`` from the URL's parameter ``key`` when a link brought a
+    value this session did not write itself (see ``write_link_values``) and it names one
+    of ``choices`` (compared as text); any other value is ignored."""
+    text = st.query_params.get(key)
+    if text is None or text == st.session_state.get(f"link.wrote.{key}"):
+        return
+    by_text = {str(choice): choice for choice in choices}
+    if text in by_text:
+        st.session_state[key] = by_text[text]
+
+
+def write_link_values(*keys: str) -> None:
+    """Mirror the session values of ``keys`` in the URL, each under its own key (values a
+    page keeps itself, without a widget bound to the URL), and remember what was written
+    so that ``read_link_choice`` does not read it back over a newer value."""
+    for key in keys:
+        value = st.session_state[f"link.wrote.{key}"] = str(st.session_state[key])
+        if st.query_params.get(key) != value:
+            st.query_params[key] = value
 
 
 def _read_link(query) -> list[str]:
@@ -209,7 +253,7 @@ def _read_link(query) -> list[str]:
         if error:
             problems.append(f"Rewards: {error}. Showing the default rewards.")
         else:
-            width = max(len(g) for g in groups)
+            width = max(len(g) for g in groups)  # a prompt with no rewards stays blank
             set_grid([[shortest(r) for r in g] + [""] * (width - len(g)) for g in groups])
     if "c" in query:
         if query["c"] in CONVENTIONS:

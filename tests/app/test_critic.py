@@ -184,7 +184,21 @@ def test_simulator_default_numbers_match_the_run():
     for sentence in summary_sentences(result):
         assert sentence in markdown
     assert "effective learning-rate difference" in " ".join(texts(at, "info"))
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 5  # accuracy, cosine, zero spread, raw variance, critic
+    reinforce = table[table.estimator == "reinforce"].iloc[0]
+    assert f"REINFORCE {reinforce.gradient_cosine:.2f}" in caption
+    assert "REINFORCE without a baseline, and what a baseline is for" in markdown
+    words = " ".join(markdown.split())
+    assert "It was lowest for REINFORCE and highest for GRPO on this run" in words
+
+
+def test_too_many_steps_are_clamped_with_a_message():
+    at = open_page(SIM, query={**SMALL, "sim.steps": "500"})
+    assert not at.exception
+    assert any(
+        "At most 400 training steps" in w and "instead of 500" in w for w in texts(at, "warning")
+    )
+    assert "After 400 steps" in " ".join(texts(at, "markdown"))
 
 
 def test_display_widgets_do_not_rerun_the_simulation():

@@ -11,7 +11,7 @@ import pytest
 from grpo_core import CONVENTIONS, group_advantages
 from grpo_core.binary import std_weight, zero_spread_probability
 from grpo_core.compare import scaling_comparison
-from grpo_core.format import cell, tex
+from grpo_core.format import cell, signed, tex
 from tests.app.conftest import latex, open_page, texts
 from ui import lab
 from ui.state import DEFAULT_GRID
@@ -320,8 +320,19 @@ def test_scaling_needs_two_rewards_per_prompt():
 # --- Difficulty bias & Dr. GRPO ----------------------------------------------------------
 
 
-def test_difficulty_one_success_in_sixteen():
+POPULATION = {"dif.ddof": "K (ddof=0)"}
+
+
+def test_difficulty_defaults_to_the_apps_convention_and_says_so():
     at = open_page(DIF)
+    assert not at.exception
+    assert metric(at, "GRPO, right answer") == "+3.75"  # sqrt(15) * sqrt(15/16)
+    trl = group_advantages([1.0] + [0.0] * 15, convention="trl")[0]
+    assert any("std divides by K − 1 here" in i and signed(trl) in i for i in texts(at, "info"))
+
+
+def test_difficulty_one_success_in_sixteen():
+    at = open_page(DIF, query=POPULATION)
     assert not at.exception
     assert metric(at, "Pass rate p") == "0.0625"
     assert metric(at, "Weight 1 / std") == cell(16 / math.sqrt(15))
@@ -335,7 +346,7 @@ def test_difficulty_one_success_in_sixteen():
 
 
 def test_difficulty_sample_std_and_k2():
-    at = open_page(DIF)
+    at = open_page(DIF, query=POPULATION)
     at.segmented_control(key="dif.ddof").set_value(1).run()
     assert metric(at, "GRPO, right answer") == "+3.75"  # times sqrt(15/16)
     assert metric(at, "GRPO, wrong answer") == "−0.25"
@@ -347,7 +358,7 @@ def test_difficulty_sample_std_and_k2():
 
 
 def test_difficulty_charts_are_the_closed_forms():
-    at = open_page(DIF, query={"dif.k": "8", "dif.right": "2 of 8"})
+    at = open_page(DIF, query={"dif.k": "8", "dif.right": "2 of 8", **POPULATION})
     weight = chart(at, "dif.weight_chart")["data"]
     p = np.asarray(weight[0]["x"])
     np.testing.assert_allclose(weight[0]["y"], std_weight(p), rtol=1e-12)

@@ -15,7 +15,7 @@ from practice.store import open_store
 from practice.store.base import is_learner_key
 from practice.store.learner_json import export_json
 from tests.app.conftest import open_page
-from ui.learner import LEARNER_PARAM
+from ui.state import LEARNER_PARAM
 
 PAGE = "pages/review.py"
 BANK = load_bank()

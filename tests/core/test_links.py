@@ -26,6 +26,12 @@ def test_round_trip_is_exact(groups):
     assert [np.array(g).tobytes() for g in decoded] == [np.array(g).tobytes() for g in groups]
 
 
+def test_a_prompt_with_no_rewards_round_trips_as_an_empty_group():
+    assert encode_rewards([[1.0], [], [2.0, 3.0]]) == "1~~2_3"
+    assert decode_rewards("1~~2_3", **LIMITS) == ([[1.0], [], [2.0, 3.0]], None)
+    assert decode_rewards("~2", **LIMITS) == ([[], [2.0]], None)
+
+
 @given(st.text(max_size=200))
 def test_never_raises_on_junk(text):
     decoded, error = decode_rewards(text, **LIMITS)
@@ -41,6 +47,8 @@ def test_junk_gets_a_reason():
         "_".join(["1"] * 65): "65 answers",
         "1_" * 3000: "characters long",
         "1_nan": "NaN",
+        "~": "no rewards",
+        "1_~": "prompt 1, answer 2 in the link is empty",
     }
     for text, reason in cases.items():
         decoded, error = decode_rewards(text, **LIMITS)

@@ -34,6 +34,7 @@ def test_page_tables_are_the_arrays_averaged_over_seeds():
     np.testing.assert_allclose(grpo.zero_spread, r.zero_spread_fraction[0].mean(0))
     np.testing.assert_allclose(grpo.solved, r.solved_fraction[0].mean(0))
     np.testing.assert_allclose(grpo.grad_variance, r.grad_variance[0])
+    np.testing.assert_allclose(grpo.gradient_cosine, r.gradient_cosine[0].mean(0))
     bands = critic_error_bands(r)
     np.testing.assert_allclose(bands["mean"], r.critic_value_error.mean(0))
     assert (bands["min"] <= bands["mean"]).all() and (bands["mean"] <= bands["max"]).all()
@@ -41,6 +42,7 @@ def test_page_tables_are_the_arrays_averaged_over_seeds():
     assert table.estimator.tolist() == list(r.estimators)
     np.testing.assert_allclose(table.final_accuracy, r.accuracy[:, :, -1].mean(1))
     np.testing.assert_allclose(table.grad_variance, r.grad_variance.mean(1))
+    np.testing.assert_allclose(table.gradient_cosine, r.gradient_cosine.mean((1, 2)))
     np.testing.assert_allclose(table.zero_spread_last, r.zero_spread_fraction[:, :, -1].mean(1))
     without = simulate(SimConfig(num_prompts=4, steps=3, num_seeds=1, estimators=("grpo",)))
     assert critic_error_bands(without) is None
@@ -69,6 +71,18 @@ def test_summary_reads_the_numbers():
     assert f"{final.max():.0%}" in sentences[0]
     assert any("zero spread" in x for x in sentences)
     assert any("value error" in x for x in sentences)
+    cosine = r.gradient_cosine.mean((1, 2))
+    ranking = next(x for x in sentences if "cosine to the true gradient" in x)
+    best = r.estimators[int(np.argmax(cosine))]
+    assert f"best first: {ESTIMATORS[best].reading} {cosine.max():.2f}" in ranking
+    assert any("not comparable between estimators" in x for x in sentences)
+
+
+def test_summary_explains_why_reinforce_leads_on_right_wrong_rewards():
+    binary = " ".join(summary_sentences(simulate(SimConfig(steps=60, num_seeds=2))))
+    assert "REINFORCE (no baseline) leads here because every rewarded sample" in binary
+    shifted = simulate(SimConfig(steps=60, num_seeds=2, reward="shifted"))
+    assert "leads here because" not in " ".join(summary_sentences(shifted))
 
 
 def test_summary_of_a_single_estimator():

@@ -1,5 +1,5 @@
 """In a real browser: the critic page's heatmaps, metrics and calculator respond to their
-widgets and links; the simulator draws its four charts and explains bad settings."""
+widgets and links; the simulator draws its five charts and explains bad settings."""
 
 import pytest
 
@@ -47,7 +47,8 @@ def test_critic_bad_link_is_explained(app_url, page):
 def test_simulator_draws_and_explains_bad_settings(app_url, page):
     open_path(page, app_url, "/simulator?sim.steps=60&sim.seeds=2")
     assert_healthy(page)
-    assert page.locator(".js-plotly-plot").count() == 4
+    # accuracy, cosine to the true gradient, zero spread, critic; raw variance in an expander
+    assert page.locator(".js-plotly-plot").count() == 5
     assert chart_marks(page) > 0
     assert "effective learning-rate difference" in alerts(page)
     shot(page, "simulator_default")

@@ -91,11 +91,11 @@ def test_conventions_notebook_cell_and_scaling(app_url, page):
 def test_difficulty_bias_page(app_url, page):
     open_path(page, app_url, "/difficulty?dif.k=16")
     healthy_with_charts(page, 2)
-    assert page.get_by_text("+3.873", exact=True).count() == 1  # one success in 16
+    assert page.get_by_text("+3.75", exact=True).count() == 1  # one success in 16, ddof=1
     shot(page, "lab_difficulty")
-    page.get_by_text("K − 1 (ddof=1, trainers)", exact=True).click()
+    page.get_by_text("K (ddof=0)", exact=True).click()
     settle(page, 800)
-    assert page.get_by_text("+3.75", exact=True).count() == 1
+    assert page.get_by_text("+3.873", exact=True).count() == 1  # the textbook sqrt(15)
     healthy_with_charts(page, 2)
 
 
