@@ -20,6 +20,10 @@ WITHOUT_SHARE_LINK = {
     "quiz": "its URL is the learner's own progress, which is private (state.PRIVATE_PARAMS)",
     "interview": "a personal mock round against a clock: the reader's progress, not a view",
     "verify": "its URL is the certificate ID itself (?id=), shared as the ID",
+    "review": "a learner's own cards, behind their private learner key",
+    "class": "a live session: its join link is the thing to share, never the lecturer link",
+    "training_log": "the view is an uploaded file, which no link can carry",
+    "trainer_bugs": "no inputs: each preset opens in the playground, whose link is shared",
 }
 URLS = {file: url for entries in PAGES.values() for file, _, _, url in entries}
 # What carries a view's numbers: captions, metrics, formulas (their TeX source), prose
