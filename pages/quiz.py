@@ -77,10 +77,10 @@ s = st.session_state
 st.title("Quiz")
 st.markdown(
     "One question at a time. Answer first: the feedback, with why each answer is right or "
-    "wrong, appears after you press **Check**. Interview follow-ups are typed and graded point "
-    "by point: each counts the fraction of its key points you made. At the end you get your "
-    f"score, a review of what you missed and a retry; a full quiz with {PASS_PERCENT}% earns a "
-    "certificate."
+    "wrong, appears after you press **Check**, and your first answer to a question is the one "
+    "that counts. Interview follow-ups are typed and graded point by point: each counts the "
+    "fraction of its key points you made. At the end you get your score, a review of what you "
+    f"missed and a retry; a full quiz with {PASS_PERCENT}% earns a certificate."
 )
 secret, _ = cert_secret_or_problem()
 key, key_problem = cert_key_or_problem()

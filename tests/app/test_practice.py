@@ -719,3 +719,19 @@ def test_a_too_short_secret_is_explained_not_a_traceback(monkeypatch):
     assert any("is 5 bytes" in e for e in texts(at, "error"))
     at = open_page(QUIZ)
     assert not at.exception and at.session_state["qz.current"]
+
+
+def test_interview_answers_go_to_spaced_review_with_a_learner_key(store):
+    key = store.create_learner()
+    at = open_page(INTERVIEW, query={"learner": key})
+    at.number_input(key="iv.n").set_value(2)
+    at.button(key="iv.start_btn").click().run()
+    first = answer(at, prefix="iv", next_key="iv.next")
+    second = answer(at, right=False, prefix="iv", next_key="iv.next")
+    attempts = store.attempts(key)
+    assert [(a.question_id, a.kind) for a in attempts] == [
+        (first, "followup"),
+        (second, "followup"),
+    ]
+    assert attempts[0].score == 1.0 and attempts[1].score < 0.5 and attempts[1].rating == 1
+    assert set(store.cards(key)) == {first, second}
