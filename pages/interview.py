@@ -1,5 +1,6 @@
 """Interview drill: a timed mock round of follow-up questions, answered in writing, graded
-point by point; a clock per question and for the round."""
+point by point; a clock per question and for the round. Answers go to spaced review when
+the reader has a learner key (``ui.quiz_store``)."""
 
 import secrets
 import time
@@ -8,6 +9,7 @@ import streamlit as st
 
 from practice.session import MAX_SEED, next_question, progress, record_answer, score, start_quiz
 from ui import page
+from ui import quiz_store as kept
 from ui import quiz_widgets as qw
 
 PREFIX = "iv"
@@ -30,6 +32,7 @@ def on_answer(question_id: str, credit) -> None:
     s = st.session_state
     s["iv.round"] = record_answer(s["iv.round"], question_id, credit)
     s["iv.times"] = {**s["iv.times"], question_id: time.time() - s["iv.q_start"]}
+    kept.record_review(qw.by_id()[question_id], credit, s["iv.times"][question_id])
     if s["iv.round"].finished:
         s["iv.end"] = time.time()
 

@@ -1,6 +1,5 @@
-"""Quiz: one question at a time, feedback after each attempt, a review and a certificate."""
-
-import secrets
+"""Quiz: one question at a time, feedback after each attempt, a review and a certificate.
+The quiz is kept in the store (``ui.quiz_store``): the first answer to a question stands."""
 
 import streamlit as st
 
@@ -13,12 +12,12 @@ from practice.session import (
     missed_questions,
     next_question,
     progress,
-    record_answer,
     retry_missed,
     score,
     start_quiz,
 )
 from ui import certificate, page
+from ui import quiz_store as kept
 from ui import quiz_widgets as qw
 from ui.secret import cert_key_or_problem, cert_secret_or_problem
 
@@ -46,7 +45,7 @@ def new_quiz(full: bool = False) -> None:
             return
         seed = int(seed_text)
     else:
-        seed = secrets.randbelow(MAX_SEED + 1)
+        seed = kept.random_seed()
     pool = (
         qw.bank_ids()
         if full
@@ -56,11 +55,13 @@ def new_quiz(full: bool = False) -> None:
         s["qz.setup_error"] = "No question has that kind and topic: widen the filter."
         return
     s.pop("qz.setup_error", None)
-    begin(start_quiz(qw.bank_ids(), seed, only=pool))
+    begin(kept.keep(start_quiz(qw.bank_ids(), seed, only=pool)))
 
 
 def on_answer(question_id: str, credit) -> None:
-    st.session_state["qz.state"] = record_answer(st.session_state["qz.state"], question_id, credit)
+    seconds = kept.seconds_on(PREFIX, question_id)
+    s = st.session_state
+    s["qz.state"] = kept.answer(s["qz.state"], qw.by_id()[question_id], credit, seconds)
 
 
 def go_next() -> None:
@@ -68,7 +69,7 @@ def go_next() -> None:
 
 
 def retry() -> None:
-    begin(retry_missed(st.session_state["qz.state"]))
+    begin(kept.keep(retry_missed(st.session_state["qz.state"])))
 
 
 page.start()
@@ -76,26 +77,26 @@ s = st.session_state
 st.title("Quiz")
 st.markdown(
     "One question at a time. Answer first: the feedback, with why each answer is right or "
-    "wrong, appears after you press **Check**. Interview follow-ups are typed and graded point "
-    "by point: each counts the fraction of its key points you made. At the end you get your "
-    f"score, a review of what you missed and a retry; a full quiz with {PASS_PERCENT}% earns a "
-    "certificate."
+    "wrong, appears after you press **Check**, and your first answer to a question is the one "
+    "that counts. Interview follow-ups are typed and graded point by point: each counts the "
+    "fraction of its key points you made. At the end you get your score, a review of what you "
+    f"missed and a retry; a full quiz with {PASS_PERCENT}% earns a certificate."
 )
 secret, _ = cert_secret_or_problem()
 key, key_problem = cert_key_or_problem()
 
-# Restore: this session's quiz, else the link's progress, else a fresh quiz. A link is read
-# when it is not the one this session last wrote (a callback may have moved on since).
+# Restore: this session's quiz, else the link's, else a fresh quiz; its answers are always
+# the store's. A link is read when it is not the one this session last wrote.
 link = st.query_params.get("p")
 if "qz.state" not in s or (link and link != s.get("qz.param")):
-    restored = qw.read_progress(link, secret) if link else None
+    restored = kept.from_link(link, secret) if link else None
     if link and restored is None:
         st.info(
             "That quiz link could not be read (it is incomplete, edited, or from an older "
             "question bank), so here is a fresh quiz."
         )
-    begin(restored or start_quiz(qw.bank_ids(), secrets.randbelow(MAX_SEED + 1)))
-quiz = s["qz.state"]
+    begin(restored or kept.keep(start_quiz(qw.bank_ids(), kept.random_seed())))
+quiz = s["qz.state"] = kept.load(s["qz.state"].quiz_id) or s["qz.state"]
 param = s["qz.param"] = qw.progress_param(quiz, secret)
 if st.query_params.get("p") != param:
     st.query_params["p"] = param
@@ -189,7 +190,7 @@ buttons.button(
 )
 
 if certificate_earned(quiz):
-    certificate.section(quiz, key, key_problem, prefix=PREFIX)
+    certificate.section(quiz.quiz_id, key, key_problem, prefix=PREFIX)
 
 st.subheader("Review: what you missed")
 if not wrong:

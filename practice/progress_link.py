@@ -1,11 +1,15 @@
-"""A quiz in a link: ``encode_progress``/``decode_progress`` and the HMAC that keeps it honest.
+"""A quiz's place in a link: ``encode_progress``/``decode_progress`` and the HMAC that
+keeps it honest.
 
-Contract: ``encode_progress`` turns a ``QuizState`` into a short URL-safe string
-(seed, a fingerprint of the bank's ids, two bits per question) and ``decode_progress``
-turns it back against the same bank; ``sign_progress`` appends an HMAC tag so answers
-typed into a link by hand do not count, and ``unsign_progress`` checks it. The decoders
-never raise on the text (junk, a changed bank or a bad tag give None); a secret shorter
-than ``MIN_SECRET_BYTES`` is a configuration error (ValueError).
+Contract: ``encode_progress`` turns a stored quiz (a ``QuizState`` with a ``quiz_id``)
+into a short URL-safe string: its quiz id, seed and a fingerprint of the bank's ids.
+It carries no answer and no score: the page reads those from the store, where the first
+answer to each question stands, so reopening an older link (or the browser's Back) finds
+the quiz as it is now. ``decode_progress`` gives back the ``Place`` against the same bank;
+``sign_progress`` appends an HMAC tag so a link edited by hand is not read, and
+``unsign_progress`` checks it. The decoders never raise on the text (junk, a changed bank
+or a bad tag give None); a secret shorter than ``MIN_SECRET_BYTES`` is a configuration
+error (ValueError).
 """
 
 from __future__ import annotations
@@ -15,19 +19,27 @@ import hashlib
 import hmac
 import re
 from collections.abc import Iterable
-from types import MappingProxyType
+from typing import NamedTuple
 
 from grpo_core.links import b64url_decode, b64url_encode
 from practice.certificates import signing_key
-from practice.session import QuizState, start_quiz
+from practice.session import QuizState
 
 MAX_PROGRESS_CHARS = 200
 """A signed progress string longer than this is not read."""
 
-_PROGRESS_PREFIX = "q1"
-_PROGRESS_LABEL = b"grpo-advantage-lab progress v1\x00"
+_PROGRESS_PREFIX = "q2"
+_PROGRESS_LABEL = b"grpo-advantage-lab progress v2\x00"
 _PROGRESS_TAG_BYTES = 12
+_QUIZ_ID_BYTES = 16
 _B64URL = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class Place(NamedTuple):
+    """Where a link puts the learner: the stored quiz, and the seed it was started with."""
+
+    quiz_id: str
+    seed: int
 
 
 def _fingerprint(bank_ids: tuple[str, ...]) -> bytes:
@@ -35,53 +47,32 @@ def _fingerprint(bank_ids: tuple[str, ...]) -> bytes:
 
 
 def encode_progress(state: QuizState) -> str:
-    """A short URL-safe string for the state: "q1" + base64url(seed, bank fingerprint, statuses).
+    """ "q2" + base64url(quiz id (16 bytes), seed (4), bank fingerprint (4)): 34 characters.
 
-    Two bits per question of the bank (not asked, unanswered, right, wrong):
-    a 45-question bank takes 26 characters.
+    ValueError for a state without a stored quiz id.
     """
-    asked = set(state.order)
-    codes = [
-        0 if q not in asked else 1 if q not in state.answers else 2 if state.answers[q] == 1 else 3
-        for q in state.bank_ids
-    ]
-    packed = bytearray()
-    for start in range(0, len(codes), 4):
-        byte = 0
-        for j, code in enumerate(codes[start : start + 4]):
-            byte |= code << (2 * j)
-        packed.append(byte)
-    raw = state.seed.to_bytes(4, "big") + _fingerprint(state.bank_ids) + bytes(packed)
+    raw_id = b64url_decode(state.quiz_id)
+    if raw_id is None or len(raw_id) != _QUIZ_ID_BYTES:
+        raise ValueError("only a quiz kept in the store (with a quiz id) has a progress link.")
+    raw = raw_id + state.seed.to_bytes(4, "big") + _fingerprint(state.bank_ids)
     return _PROGRESS_PREFIX + b64url_encode(raw)
 
 
-def decode_progress(text, bank_ids: Iterable[str]) -> QuizState | None:
-    """The state ``encode_progress`` encoded, against the same bank's ids; None on anything else.
+def decode_progress(text, bank_ids: Iterable[str]) -> Place | None:
+    """The ``Place`` ``encode_progress`` encoded, against the same bank's ids; None otherwise.
 
-    Never raises on ``text``: junk, a changed bank (fingerprint mismatch) or an
-    impossible state give None, and the page starts a new quiz.
+    Never raises on ``text``: junk or a changed bank (fingerprint mismatch) give None,
+    and the page starts a new quiz.
     """
     try:
         ids = tuple(sorted(bank_ids))
-        if not isinstance(text, str) or len(text) > 20 + len(ids) or not ids:
-            return None
-        if not text.startswith(_PROGRESS_PREFIX):
+        if not isinstance(text, str) or len(text) > 40 or not text.startswith(_PROGRESS_PREFIX):
             return None
         raw = b64url_decode(text.removeprefix(_PROGRESS_PREFIX))
-        if raw is None or len(raw) != 8 + (len(ids) + 3) // 4:
+        if raw is None or len(raw) != _QUIZ_ID_BYTES + 8 or raw[-4:] != _fingerprint(ids):
             return None
-        if raw[4:8] != _fingerprint(ids):
-            return None
-        codes = [(raw[8 + n // 4] >> (2 * (n % 4))) & 3 for n in range(len(ids))]
-        tail = len(ids) % 4
-        if tail and raw[-1] >> (2 * tail):
-            return None  # padding bits must be zero
-        pool = [q for q, c in zip(ids, codes, strict=True) if c]
-        if not pool:
-            return None
-        state = start_quiz(ids, int.from_bytes(raw[:4], "big"), only=pool)
-        answers = {q: c == 2 for q, c in zip(ids, codes, strict=True) if c >= 2}
-        return QuizState(state.bank_ids, state.seed, state.order, MappingProxyType(answers))
+        seed = int.from_bytes(raw[_QUIZ_ID_BYTES : _QUIZ_ID_BYTES + 4], "big")
+        return Place(b64url_encode(raw[:_QUIZ_ID_BYTES]), seed)
     except (ValueError, TypeError):
         return None
 
@@ -89,8 +80,7 @@ def decode_progress(text, bank_ids: Iterable[str]) -> QuizState | None:
 def sign_progress(progress: str, *, secret: bytes | str) -> str:
     """``progress`` (a URL-safe string) + "." + a short HMAC tag of it.
 
-    A quiz keeps its answers in the URL; the tag stops a link whose answers were
-    typed in by hand (say, every one marked right) from counting towards a certificate.
+    The tag stops a link edited by hand (another quiz id or seed) from being read.
     """
     key = signing_key(secret)
     if not isinstance(progress, str) or not _B64URL.match(progress):

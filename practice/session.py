@@ -8,6 +8,11 @@ follow-up the fraction of its key points made), kept as an exact fraction. A qui
 with at least ``PASS_PERCENT`` of its questions' worth of credit, compared exactly; only
 a full, finished, passed quiz earns a certificate.
 
+A quiz in the app is kept in the store (``practice.store.base.QuizStore``) under a random
+``quiz_id``: ``stored_quiz`` rebuilds the state from what the store holds (its seed, the
+ids it asks and the first answer to each), so the score is never taken from a link or a
+browser, and ``certificate_terms`` is what a certificate of it states.
+
 The options of a choice or redflag question are shown in ``option_order(question, seed)``:
 a permutation seeded by the quiz's seed and the question's id, so everyone who opens a
 shared quiz link sees the same order, a new quiz reorders them, and the bank file's order
@@ -49,6 +54,8 @@ class QuizState:
     """The ids asked in this quiz, in the order they are asked."""
     answers: Mapping[str, Fraction]
     """Question id -> credit earned, 0 to 1 (1: right); only answered questions appear."""
+    quiz_id: str = ""
+    """The store's id of this quiz ("" for a quiz the store does not keep)."""
 
     @property
     def full(self) -> bool:
@@ -125,7 +132,29 @@ def record_answer(state: QuizState, question_id: str, credit: bool | Fraction) -
     if question_id in state.answers:
         return state
     answers = {**state.answers, question_id: Fraction(credit)}
-    return QuizState(state.bank_ids, state.seed, state.order, MappingProxyType(answers))
+    return QuizState(
+        state.bank_ids, state.seed, state.order, MappingProxyType(answers), state.quiz_id
+    )
+
+
+def stored_quiz(
+    bank_ids: Iterable[str],
+    quiz_id: str,
+    seed: int,
+    question_ids: Iterable[str],
+    answers: Mapping[str, Fraction],
+) -> QuizState | None:
+    """The quiz a store holds: asked ids and seed give the order (``start_quiz``), the stored
+    first answers the credit. None when the bank no longer has one of its questions, or
+    the stored answers are not the quiz's."""
+    try:
+        state = start_quiz(bank_ids, seed, only=question_ids)
+    except ValueError:
+        return None
+    if not set(answers) <= set(state.order) or not all(0 <= c <= 1 for c in answers.values()):
+        return None
+    ordered = {q: Fraction(answers[q]) for q in state.order if q in answers}
+    return QuizState(state.bank_ids, seed, state.order, MappingProxyType(ordered), quiz_id)
 
 
 def next_question(state: QuizState) -> str | None:
@@ -167,6 +196,25 @@ def retry_missed(state: QuizState, seed: int | None = None) -> QuizState:
 def certificate_earned(state: QuizState) -> bool:
     """A full quiz, finished, with at least ``PASS_PERCENT`` right."""
     return state.full and state.finished and score(state).passing
+
+
+def certificate_terms(
+    state: QuizState, questions: Mapping[str, Question], topic_order: Iterable[str]
+) -> tuple[Fraction, int, dict]:
+    """(credit, questions, details) a certificate of ``state`` states; ValueError unless
+    ``certificate_earned``. ``state`` must be the stored quiz (``stored_quiz``), so the
+    score is the first graded answer of each question. ``questions``: id -> question;
+    details: the topics (in ``topic_order``) and kinds covered, and how it was scored."""
+    if not certificate_earned(state):
+        raise ValueError("only a full, finished quiz with a pass mark earns a certificate.")
+    asked = [questions[q] for q in state.order]
+    sc = score(state)
+    topics = {q.topic for q in asked}
+    details = {
+        "topics": [t for t in topic_order if t in topics],
+        "kinds": sorted({q.kind for q in asked}),
+    }
+    return sc.correct, sc.total, details
 
 
 def option_order(question: Question, seed: int) -> tuple[int, ...]:

@@ -1,8 +1,10 @@
 """The certificate of a passed full quiz, on screen and as an HTML file to keep.
 
 ``section`` is the quiz page's certificate part: the name field (bounded on the server),
-the button that issues an Ed25519-signed certificate from the quiz's machine-graded score
-(``practice.certificates.issue``, with the topics and kinds covered and ``SCORING``), the
+the button that issues an Ed25519-signed certificate from the quiz's stored answers (read
+from the store by quiz id, never from the browser's state: ``practice.session.
+certificate_terms``; ``practice.certificates.issue`` with the topics and kinds covered and
+how it was scored), the
 ID, the HTML download (``certificate_html``: content/certificate.html with a QR code of
 the verify link) and a link to the verify page. Widget keys: ``p.name``, ``p.cert``,
 ``p.download`` for the page prefix ``p``.
@@ -20,7 +22,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import content
 from practice.certificates import MAX_NAME_CHARS, issue, verify
 from practice.questions import TOPICS
-from practice.session import QuizState, score
+from practice.session import certificate_terms
+from ui import quiz_store
 from ui import quiz_widgets as qw
 from ui.text import markdown_safe
 
@@ -28,36 +31,47 @@ SCORING = (
     "Machine-graded: choices, formula blanks and numeric drills count 1 when right; each "
     "interview follow-up counts the fraction of its key points the typed answer made."
 )
-"""How a quiz's score is made, as the certificate states it."""
+"""How a quiz's score is made, as the page shows it."""
 
 
-def issue_for(prefix: str, key: Ed25519PrivateKey, quiz: QuizState) -> None:
-    """Issue the certificate of ``quiz`` for the typed name (a button callback): its score,
-    the topics (in the bank's topic order) and kinds it covered, and how it was scored."""
+def scoring(items: int) -> str:
+    """How the score of a full quiz of ``items`` questions was made, as its certificate
+    states it: ``SCORING``, and that the first graded answer to each question stood."""
+    return (
+        f"Machine-graded, all {items} questions, the first answer to each as recorded: 1 if "
+        "right (a choice, blanks, a drill); a follow-up, the share of its key points made."
+    )
+
+
+def issue_for(prefix: str, key: Ed25519PrivateKey, quiz_id: str) -> None:
+    """Issue the certificate of the stored quiz ``quiz_id`` for the typed name (a button
+    callback): its stored score, the topics (in the bank's topic order) and kinds it
+    covered, and how it was scored."""
     s = st.session_state
     s.pop(f"{prefix}.cert_error", None)
     s.pop(f"{prefix}.cert_id", None)
     if problem := qw.bounded(f"{prefix}.name", MAX_NAME_CHARS, "The name"):
         s[f"{prefix}.cert_error"] = problem
         return
-    questions = [qw.by_id()[q] for q in quiz.order]
-    sc = score(quiz)
     try:
+        quiz = quiz_store.load(quiz_id)
+        if quiz is None:
+            raise ValueError("this quiz is not kept on this server any more.")
+        correct, total, details = certificate_terms(quiz, qw.by_id(), TOPICS)
         s[f"{prefix}.cert_id"] = issue(
             s.get(f"{prefix}.name") or "",
-            sc.correct,
-            sc.total,
+            correct,
+            total,
             private_key=key,
-            topics=[t for t in TOPICS if t in {q.topic for q in questions}],
-            kinds=sorted({q.kind for q in questions}),
-            scoring=SCORING,
+            scoring=scoring(total),
+            **details,
         )
     except ValueError as err:
         s[f"{prefix}.cert_error"] = str(err)
 
 
 def section(
-    quiz: QuizState, key: Ed25519PrivateKey | None, problem: str | None, *, prefix: str
+    quiz_id: str, key: Ed25519PrivateKey | None, problem: str | None, *, prefix: str
 ) -> None:
     """The certificate part of a passed full quiz's end page."""
     s = st.session_state
@@ -76,7 +90,7 @@ def section(
         type="primary",
         icon=":material/workspace_premium:",
         on_click=issue_for,
-        args=(prefix, key, quiz),
+        args=(prefix, key, quiz_id),
     )
     if s.get(f"{prefix}.cert_error"):
         st.error(f"No certificate yet: {s[f'{prefix}.cert_error']}")

@@ -6,6 +6,8 @@ point by point; what was graded is kept as an ``Attempt`` per question id in
 ``st.session_state["<prefix>.graded"]``, and a page learns of an answer through its
 ``on_answer(question_id, credit)`` callback (credit: True/False, or a follow-up's
 fraction of key points). What is shown after the attempt is in ``ui.quiz_feedback``.
+When a question is first shown, ``(question id, clock seconds)`` is kept in
+``st.session_state["<prefix>.shown"]``, so a callback knows how long the answer took.
 
 Typed text is bounded on the server, not by the browser (a browser's ``max_chars``
 silently drops a long paste): ``bounded`` keeps what fits and says the rest was too long.
@@ -35,7 +37,13 @@ from practice.grading import (
     grade_drill,
     grade_followup,
 )
-from practice.progress_link import decode_progress, encode_progress, sign_progress, unsign_progress
+from practice.progress_link import (
+    Place,
+    decode_progress,
+    encode_progress,
+    sign_progress,
+    unsign_progress,
+)
 from practice.questions import TOPICS, Question
 from practice.session import QuizState, option_order
 from ui import quiz_feedback as fb
@@ -202,6 +210,9 @@ def show_question(
     prompt(drill.prompt if question.kind == "numeric" else question.prompt)
 
     if attempt is None:
+        shown = st.session_state.get(f"{prefix}.shown")
+        if not shown or shown[0] != qid:
+            st.session_state[f"{prefix}.shown"] = (qid, time.time())
         _form(question, prefix, option_order(question, seed), drill, on_answer)
         notice = st.session_state.get(f"{prefix}.notice")
         if notice and notice[0] == qid:
@@ -327,12 +338,14 @@ def elapsed(start: float, end: float | None = None) -> str:
 
 
 def progress_param(quiz: QuizState, secret: bytes | None) -> str:
-    """The quiz as a short URL parameter, signed with the certificate secret when there is one."""
+    """The stored quiz's place (quiz id, seed; never its answers) as a short URL parameter,
+    signed with the certificate secret when there is one."""
     code = encode_progress(quiz)
     return sign_progress(code, secret=secret) if secret else code
 
 
-def read_progress(text, secret: bytes | None) -> QuizState | None:
-    """The quiz a ``progress_param`` holds; None for junk, a foreign signature or an older bank."""
+def read_progress(text, secret: bytes | None) -> Place | None:
+    """The place a ``progress_param`` holds; None for junk, a foreign signature or an older
+    bank."""
     code = unsign_progress(text, secret=secret) if secret else text
     return decode_progress(code, [q.id for q in bank()]) if code else None

@@ -1,10 +1,12 @@
 """Where class sessions and learner progress are kept: one interface each, two backends.
 
-- ``base``: the contracts (``ClassStore``, ``LearnerStore``), records, refusals, key forms.
+- ``base``: the contracts (``ClassStore``, ``LearnerStore``, ``QuizStore``), records,
+  refusals, key forms.
 - ``sqlite``: the embedded default, a SQLite file in WAL mode (``data/grpo.sqlite3``).
 - ``redis_store``: Redis, for replicas that must share one class (learner progress
   there needs ``appendonly yes``).
-- ``sqlite_learner``, ``redis_learner``: each backend's learner half.
+- ``sqlite_learner``, ``redis_learner``: each backend's learner part.
+- ``sqlite_quiz``, ``redis_quiz``: each backend's quiz part (the first answer stands).
 - ``learner_json``: a learner's progress as JSON (export, validated import).
 
 ``open_store(url)`` picks the backend from a URL: ``sqlite:///abs/path.sqlite3``,

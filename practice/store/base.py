@@ -27,6 +27,16 @@ they were made and one FSRS card state per (learner, question id). Guarantees:
 - ``delete_learner`` really deletes: no row or Redis key of the learner is left.
 - ``replace_progress`` swaps a learner's attempts and cards at once (JSON import, see
   ``practice.store.learner_json``).
+
+A quiz's answers live here too, under a third protocol, ``QuizStore``: a quiz gets a
+random id (``new_quiz_id``: 16 random bytes, URL-safe) when it starts, stored with its
+seed and the ids it asks, and each graded answer is stored as it is made. Guarantees:
+- The first answer to a question of a quiz stands: a later one (an old link reopened, the
+  browser's Back, a resent form) is ignored, atomically, also under concurrent answers.
+- An answer to a question the quiz does not ask, or to a quiz the store never made, is
+  refused (``UnknownQuiz``, ``TextRefused``); credit is an exact fraction from 0 to 1,
+  kept as text ("3/4").
+- Quizzes do not expire (a learner may come back to a quiz link days later).
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Protocol
 
 JOIN_ALPHABET = "ABCDFGHJKMNPQRSTUVWXYZ23456789"
@@ -62,6 +73,11 @@ MAX_CARD_CHARS = 1000
 """A stored card state (JSON of an FSRS card) is a few hundred characters."""
 RATINGS = (1, 2, 3, 4)
 """FSRS ratings: 1 Again, 2 Hard, 3 Good, 4 Easy."""
+QUIZ_ID_BYTES = 16
+"""Random bytes of a quiz id: 22 URL-safe characters, 128 bits, never guessed."""
+_QUIZ_ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+MAX_QUIZ_QUESTIONS = 500
+"""A quiz asks at most this many questions (the bank has about 60)."""
 
 Clock = Callable[[], float]
 
@@ -233,8 +249,41 @@ class LearnerStore(Protocol):
         """Delete the learner and everything stored under the key; unknown keys are ignored."""
 
 
-class Store(ClassStore, LearnerStore, Protocol):
-    """What ``practice.store.open_store`` returns: both protocols, on one backend."""
+class UnknownQuiz(StoreRefusal):
+    def __init__(self):
+        super().__init__("This quiz is not known here: start a new quiz.")
+
+
+@dataclass(frozen=True)
+class StoredQuiz:
+    """A quiz as the store keeps it: enough to rebuild its order, and its answers."""
+
+    quiz_id: str
+    seed: int
+    question_ids: tuple[str, ...]
+    """The ids the quiz asks, sorted (the order is ``practice.session.start_quiz``'s)."""
+    answers: Mapping[str, Fraction]
+    """Question id -> the credit of its first graded answer, 0 to 1."""
+    created: float
+    """Unix seconds."""
+
+
+class QuizStore(Protocol):
+    """Quizzes: a random id, the seed and questions, and the first answer to each question."""
+
+    def create_quiz(self, seed: int, question_ids: Sequence[str]) -> str:
+        """A new quiz id (``new_quiz_id``), stored with the seed and the ids asked."""
+
+    def quiz(self, quiz_id) -> StoredQuiz | None:
+        """The stored quiz with its answers; None for an unknown id or junk (never raises)."""
+
+    def answer_quiz(self, quiz_id: str, question_id: str, credit: Fraction) -> Fraction:
+        """Store the answer's credit unless the question was answered already in this quiz;
+        returns the credit that stands (the first). UnknownQuiz, TextRefused."""
+
+
+class Store(ClassStore, LearnerStore, QuizStore, Protocol):
+    """What ``practice.store.open_store`` returns: the three protocols, on one backend."""
 
 
 def new_learner_key() -> str:
@@ -245,6 +294,40 @@ def new_learner_key() -> str:
 def is_learner_key(key) -> bool:
     """Whether ``key`` has the form of a learner key (not whether it exists)."""
     return isinstance(key, str) and _LEARNER_KEY.fullmatch(key) is not None
+
+
+def new_quiz_id() -> str:
+    """A quiz id: ``QUIZ_ID_BYTES`` random bytes from ``secrets``, URL-safe."""
+    return secrets.token_urlsafe(QUIZ_ID_BYTES)
+
+
+def is_quiz_id(quiz_id) -> bool:
+    """Whether ``quiz_id`` has the form of a quiz id (not whether it exists)."""
+    return isinstance(quiz_id, str) and _QUIZ_ID.fullmatch(quiz_id) is not None
+
+
+def check_new_quiz(seed: int, question_ids: Sequence[str]) -> tuple[int, str]:
+    """(seed, the sorted ids joined by newlines) of a quiz to create; TextRefused if unfit."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        raise TextRefused("A quiz's seed must be a whole number from 0 to 2**32 - 1.")
+    ids = sorted(set(question_ids))
+    if not ids or len(ids) != len(question_ids) or len(ids) > MAX_QUIZ_QUESTIONS:
+        raise TextRefused(f"A quiz asks 1 to {MAX_QUIZ_QUESTIONS} distinct questions.")
+    for qid in ids:
+        check_text(qid, MAX_QUESTION_ID_CHARS, "question id")
+        if not qid or "\n" in qid:
+            raise TextRefused("A question id must be a non-empty line.")
+    return seed, "\n".join(ids)
+
+
+def credit_text(credit) -> str:
+    """An answer's credit as the text both backends keep ("1", "0", "3/4"); TextRefused
+    unless it is True, False or an exact fraction from 0 to 1."""
+    if isinstance(credit, float) or not isinstance(credit, int | Fraction):
+        raise TextRefused("An answer's credit must be an exact fraction.")
+    if not 0 <= credit <= 1:
+        raise TextRefused("An answer's credit must be from 0 to 1.")
+    return str(Fraction(credit))
 
 
 def check_attempt(attempt: Attempt) -> Attempt:

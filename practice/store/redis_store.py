@@ -13,7 +13,8 @@ replace-and-tally can never interleave with another and the tally equals the ans
 Expiry is checked against the store's clock (injectable, for tests) and also set as a
 Redis TTL, so Redis frees the memory by itself. Class sessions tolerate a Redis run as a
 cache (``--save ''``); learner progress (``redis_learner``, under ``grpo:learner:``) never
-expires and needs append-only persistence (``appendonly yes``).
+expires and needs append-only persistence (``appendonly yes``), as do quizzes
+(``redis_quiz``, under ``grpo:quiz:``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from practice.store.base import (
     normal_code,
 )
 from practice.store.redis_learner import LearnerRedis
+from practice.store.redis_quiz import QuizRedis
 
 INDEX = "grpo:class-sessions"
 
@@ -99,8 +101,8 @@ def _key(code: str, part: str) -> str:
     return f"grpo:class:{code}:{part}"
 
 
-class RedisStore(LearnerRedis):
-    """``ClassStore`` and ``LearnerStore`` on the Redis server at ``url``
+class RedisStore(LearnerRedis, QuizRedis):
+    """``ClassStore``, ``LearnerStore`` and ``QuizStore`` on the Redis server at ``url``
     (``redis://host:port/db``)."""
 
     def __init__(self, url: str, *, clock: Clock = time.time):

@@ -1,6 +1,7 @@
 """The embedded store: one SQLite file (standard library ``sqlite3``, WAL mode).
 
-Class sessions here; learner progress in ``sqlite_learner`` (mixed in, same file).
+Class sessions here; learner progress in ``sqlite_learner`` and quizzes in ``sqlite_quiz``
+(mixed in, same file).
 
 Every thread (Streamlit runs each session's script in a thread) gets a connection of its
 own; WAL lets readers run while one writer writes, and a busy timeout makes writers from
@@ -39,6 +40,7 @@ from practice.store.base import (
     normal_code,
 )
 from practice.store.sqlite_learner import LEARNER_SCHEMA, LearnerSQLite
+from practice.store.sqlite_quiz import QUIZ_SCHEMA, QuizSQLite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS class_sessions (
@@ -68,16 +70,16 @@ _CLASS_TABLES = (
 )  # fmt: skip
 
 
-class SQLiteStore(LearnerSQLite):
-    """``ClassStore`` and ``LearnerStore`` on the SQLite file at ``path`` (created with its
-    folder if missing)."""
+class SQLiteStore(LearnerSQLite, QuizSQLite):
+    """``ClassStore``, ``LearnerStore`` and ``QuizStore`` on the SQLite file at ``path``
+    (created with its folder if missing)."""
 
     def __init__(self, path: str | Path, *, clock: Clock = time.time):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         self._local = threading.local()
-        self._db().executescript(SCHEMA + LEARNER_SCHEMA)
+        self._db().executescript(SCHEMA + LEARNER_SCHEMA + QUIZ_SCHEMA)
 
     # --- connections and transactions --------------------------------------------------------
 

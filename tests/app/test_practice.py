@@ -4,7 +4,9 @@ certificate), the interview drill, the cheat sheet and the verify page."""
 import html
 import logging
 import math
+import os
 import time
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -18,7 +20,8 @@ from practice.bank import load_bank
 from practice.certificates import issue, key_id, public_bytes, verify, verify_legacy
 from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
-from practice.session import option_order, record_answer, score, start_quiz
+from practice.session import option_order, score, start_quiz, stored_quiz
+from practice.store import open_store
 from tests.app.conftest import ROOT, latex, open_page, texts
 
 QUIZ, INTERVIEW, CHEATSHEET, VERIFY = (
@@ -42,6 +45,25 @@ HOSTILE_NAME = "<script>alert(1)</script><b>x</b>"
 def cert_secret(monkeypatch):
     """Sign with a known secret, so no secret file is written during tests."""
     monkeypatch.setenv("GRPO_CERT_SECRET", SECRET)
+
+
+@pytest.fixture(autouse=True)
+def store(tmp_path, monkeypatch):
+    """Keep quizzes (and learners) in a store of this test's own."""
+    url = f"sqlite://{tmp_path}/grpo.sqlite3"
+    monkeypatch.setenv("GRPO_STORE", url)
+    return open_store(url)
+
+
+def stored_link(store, seed: int, answers=(), secret=SECRET):
+    """A full quiz kept in ``store`` with ``answers`` ((id, credit), ...), and its signed link."""
+    order = start_quiz(IDS, seed).order
+    quiz_id = store.create_quiz(seed, order)
+    for qid, credit in answers:
+        store.answer_quiz(quiz_id, qid, credit)
+    s = store.quiz(quiz_id)
+    quiz = stored_quiz(IDS, quiz_id, seed, s.question_ids, s.answers)
+    return quiz, sign_progress(encode_progress(quiz), secret=secret)
 
 
 def everything(at) -> str:
@@ -101,13 +123,11 @@ def finish(at, wrong: int = 0) -> list[str]:
 
 
 def open_quiz_at(qid: str, seed: int = 7) -> object:
-    """A quiz (via its progress link) whose next question is ``qid``."""
-    quiz = start_quiz(IDS, seed)
-    for other in quiz.order:
-        if other == qid:
-            break
-        quiz = record_answer(quiz, other, True)
-    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=SECRET)})
+    """A quiz (via its progress link, kept in the test's store) whose next question is ``qid``."""
+    order = start_quiz(IDS, seed).order
+    before = order[: order.index(qid)]
+    _, link = stored_link(open_store(os.environ["GRPO_STORE"]), seed, [(q, True) for q in before])
+    at = open_page(QUIZ, query={"p": link})
     assert current(at) == qid
     return at
 
@@ -124,7 +144,7 @@ def test_a_fresh_quiz_asks_the_whole_bank_in_a_seeded_order():
     assert current(at) == quiz.order[0]
     assert f"seed {quiz.seed}" in at.expander[0].label
     assert at.get("progress")[0].proto.text.startswith(f"Question 1 of {len(IDS)}")
-    assert decode_progress(at.query_params["p"].split(".")[0], IDS) == quiz
+    assert decode_progress(at.query_params["p"].split(".")[0], IDS) == (quiz.quiz_id, quiz.seed)
 
 
 def test_choice_feedback_comes_only_after_check_and_explains_every_option():
@@ -346,25 +366,80 @@ def test_certificate_name_problems_are_explained_and_length_is_bounded():
 # --- progress in the URL -------------------------------------------------------------------
 
 
-def test_progress_link_restores_answers_and_the_next_question():
-    quiz = start_quiz(IDS, 12345)
-    for n, qid in enumerate(quiz.order[:10]):
-        quiz = record_answer(quiz, qid, n % 2 == 0)
-    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=SECRET)})
+def test_progress_link_restores_the_stored_answers_and_the_next_question(store):
+    order = start_quiz(IDS, 12345).order
+    quiz, link = stored_link(store, 12345, [(q, n % 2 == 0) for n, q in enumerate(order[:10])])
+    at = open_page(QUIZ, query={"p": link})
     assert not at.exception
     assert quiz_of(at) == quiz and current(at) == quiz.order[10]
     assert at.get("progress")[0].proto.text == f"Question 11 of {len(IDS)} · 5 points so far"
 
 
-def test_progress_link_with_edited_answers_is_refused():
-    quiz = start_quiz(IDS, 5)
-    for qid in quiz.order:
-        quiz = record_answer(quiz, qid, True)
-    forged = encode_progress(quiz)  # all right, but not signed by this server
-    for link in (forged, forged + ".AAAAAAAAAAAAAAAA"):
+def test_progress_link_edited_or_of_an_unknown_quiz_is_refused(store):
+    quiz, _ = stored_link(store, 5, [(q, True) for q in start_quiz(IDS, 5).order])
+    forged = encode_progress(quiz)  # a real quiz, but not signed by this server
+    unknown = sign_progress(encode_progress(replace(quiz, quiz_id="A" * 22)), secret=SECRET)
+    for link in (forged, forged + ".AAAAAAAAAAAAAAAA", unknown):
         at = open_page(QUIZ, query={"p": link})
         assert any("could not be read" in i for i in texts(at, "info"))
         assert not quiz_of(at).answers and "qz.name" not in [t.key for t in at.text_input]
+
+
+def test_a_wrong_answer_cannot_be_laundered_by_an_old_link_or_a_stale_session(store):
+    """Answer wrong; reopen the link taken before the answer, and rerun a session holding
+    the quiz as it was before the answer; answer right: the score and the certificate
+    still count it wrong (the store keeps the first graded answer)."""
+    at = open_page(QUIZ)
+    before, old_link = quiz_of(at), at.query_params["p"]
+    first = answer(at, right=False)
+    # the earlier link, in a fresh browser: the answer stands, the quiz moves on
+    reopened = open_page(QUIZ, query={"p": old_link})
+    assert quiz_of(reopened).answers == {first: 0} and current(reopened) == before.order[1]
+    # a stale session (the browser's Back): the quiz as it was, the question shown again
+    at.session_state["qz.state"] = before
+    at.session_state["qz.current"] = first
+    at.session_state["qz.graded"] = {}
+    at.query_params["p"] = old_link
+    at.run()
+    assert current(at) == first and quiz_of(at).answers == {first: 0}
+    answer(at, right=True)  # answered right now: ignored
+    assert quiz_of(at).answers[first] == 0
+    assert store.quiz(before.quiz_id).answers[first] == 0
+    finish(at)
+    n = len(IDS)
+    assert f"### {n - 1} of {n} points ({100 * (n - 1) / n:.1f}%)" in texts(at, "markdown")
+    at.text_input(key="qz.name").set_value("Ada")
+    at.button(key="qz.cert").click().run()
+    cert = verify(at.code[0].value, public_key=PUBLIC)
+    assert (cert["correct"], cert["total"]) == (n - 1, n)
+    assert f"all {n} questions, the first answer to each as recorded" in cert["scoring"]
+
+
+def test_the_certificate_is_issued_from_the_store_not_the_session(store):
+    at = open_page(QUIZ)
+    finish(at, wrong=2)
+    n = len(IDS)
+    # a session whose quiz claims every answer right gets the stored score all the same
+    forged = quiz_of(at)
+    for qid in forged.order:
+        forged = replace(forged, answers={**forged.answers, qid: Fraction(1)})
+    at.session_state["qz.state"] = forged
+    at.text_input(key="qz.name").set_value("Ada")
+    at.button(key="qz.cert").click().run()
+    assert (verify(at.code[0].value, public_key=PUBLIC)["correct"]) == n - 2
+
+
+def test_graded_answers_go_to_spaced_review_only_with_a_learner_key(store):
+    at = open_page(QUIZ)
+    answer(at, right=False)
+    assert "learner.key" not in at.session_state  # no key is made for the quiz
+    key = store.create_learner()
+    at = open_page(QUIZ, query={"learner": key})
+    first = answer(at, right=False)
+    second = answer(at, right=True)
+    attempts = store.attempts(key)
+    assert [(a.question_id, a.score) for a in attempts] == [(first, 0.0), (second, 1.0)]
+    assert attempts[0].rating == 1 and set(store.cards(key)) == {first, second}
 
 
 @pytest.mark.parametrize(
@@ -495,7 +570,8 @@ def test_interview_round_clock_per_question_grading_and_summary():
     assert "### 2 of 3 questions' worth of key points, in 2:0" in summary
     missed = BY_ID[round_.order[1]]
     assert all(p.text in summary for p in missed.key_points)
-    assert summary.count("points** in ") == 3 and "**4 of 4 points** in 2:0" in summary
+    n = len(BY_ID[round_.order[0]].key_points)  # 3 or 4, as the round's seed picks
+    assert summary.count("points** in ") == 3 and f"**{n} of {n} points** in 2:0" in summary
     at.button(key="iv.again").click().run()
     assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
 
@@ -592,8 +668,9 @@ def test_without_a_configured_secret_one_is_generated_once_and_logged(
     assert secret.decode() not in caplog.text
     assert ui.secret.cert_secret() == (secret, source)  # cached, not generated again
     # the pages use it: a link it signed restores its quiz
-    quiz = record_answer(start_quiz(IDS, 3), start_quiz(IDS, 3).order[0], True)
-    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=secret)})
+    store = open_store(os.environ["GRPO_STORE"])
+    quiz, link = stored_link(store, 3, [(start_quiz(IDS, 3).order[0], True)], secret=secret)
+    at = open_page(QUIZ, query={"p": link})
     assert quiz_of(at) == quiz
 
 
@@ -643,3 +720,19 @@ def test_a_too_short_secret_is_explained_not_a_traceback(monkeypatch):
     assert any("is 5 bytes" in e for e in texts(at, "error"))
     at = open_page(QUIZ)
     assert not at.exception and at.session_state["qz.current"]
+
+
+def test_interview_answers_go_to_spaced_review_with_a_learner_key(store):
+    key = store.create_learner()
+    at = open_page(INTERVIEW, query={"learner": key})
+    at.number_input(key="iv.n").set_value(2)
+    at.button(key="iv.start_btn").click().run()
+    first = answer(at, prefix="iv", next_key="iv.next")
+    second = answer(at, right=False, prefix="iv", next_key="iv.next")
+    attempts = store.attempts(key)
+    assert [(a.question_id, a.kind) for a in attempts] == [
+        (first, "followup"),
+        (second, "followup"),
+    ]
+    assert attempts[0].score == 1.0 and attempts[1].score < 0.5 and attempts[1].rating == 1
+    assert set(store.cards(key)) == {first, second}

@@ -1,7 +1,8 @@
 """In a real browser: a full quiz answered right (typed follow-ups graded point by point), a
 certificate for a hostile name (shown as text, no dialog), its download with its QR code,
 the ID checked on the verify page and offline with the downloaded public key alone; a long
-paste kept and bounded; the interview's clock per question."""
+paste kept and bounded; a wrong answer that stands after Back and an earlier link; the
+interview's clock per question."""
 
 import json
 import re
@@ -16,7 +17,8 @@ from practice.bank import load_bank
 from practice.certificates import OFFLINE_CHECK
 from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
-from practice.session import option_order, record_answer, start_quiz
+from practice.session import option_order, start_quiz, stored_quiz
+from practice.store import open_store
 from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
 
 pytestmark = pytest.mark.e2e
@@ -28,22 +30,46 @@ NAME = "<script>alert(1)</script>"
 
 
 @pytest.fixture(scope="module")
-def practice_url():
-    """The app with a known certificate secret, so the test can check an ID on its own too.
+def store_url(tmp_path_factory):
+    """The store the app of this module keeps its quizzes in (the test reads it too)."""
+    return f"sqlite://{tmp_path_factory.mktemp('store')}/grpo.sqlite3"
 
-    (The shared ``app_url`` server keeps the environment it was started with.)
+
+@pytest.fixture(scope="module")
+def practice_url(store_url):
+    """The app with a known certificate secret, so the test can check an ID on its own too,
+    and a store of its own. (The shared ``app_url`` server keeps the environment it was
+    started with.)
     """
     port = free_port()
-    process = start_streamlit(port, env={"GRPO_CERT_SECRET": SECRET, "GRPO_CERT_KEY": KEY})
+    env = {"GRPO_CERT_SECRET": SECRET, "GRPO_CERT_KEY": KEY, "GRPO_STORE": store_url}
+    process = start_streamlit(port, env=env)
     yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(timeout=20)
 
 
-def quiz_in_url(page):
-    """The quiz the page's URL holds (its progress parameter, signature dropped)."""
+def quiz_in_url(page, store_url):
+    """The quiz the page's URL points to (its progress parameter, signature dropped), with
+    its answers as the store holds them."""
     progress = re.search(r"[?&]p=([^&]+)", page.url)[1].split(".")[0]
-    return decode_progress(progress, BANK)
+    place = decode_progress(progress, BANK)
+    stored = open_store(store_url).quiz(place.quiz_id)
+    return stored_quiz(BANK, place.quiz_id, place.seed, stored.question_ids, stored.answers)
+
+
+def stored_link(store_url, seed: int, only=None, right=lambda n, qid: None) -> tuple:
+    """A quiz kept in the app's store, answered as ``right(n, id)`` says (None: not yet);
+    the quiz and its signed link."""
+    store = open_store(store_url)
+    order = start_quiz(BANK, seed, only=only).order
+    quiz_id = store.create_quiz(seed, order)
+    for n, qid in enumerate(order):
+        if (verdict := right(n, qid)) is not None:
+            store.answer_quiz(quiz_id, qid, verdict)
+    stored = store.quiz(quiz_id)
+    quiz = stored_quiz(BANK, quiz_id, seed, stored.question_ids, stored.answers)
+    return quiz, sign_progress(encode_progress(quiz), secret=SECRET)
 
 
 def wait_for_question(page, qid: str) -> None:
@@ -90,12 +116,12 @@ def answer_right(page, quiz, qid: str) -> None:
     settle(page, 100)
 
 
-def test_full_quiz_certificate_and_verify(practice_url, page):
+def test_full_quiz_certificate_and_verify(practice_url, store_url, page):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_path(page, practice_url, "/quiz")
     assert_healthy(page)
-    quiz = quiz_in_url(page)
+    quiz = quiz_in_url(page, store_url)
     assert quiz is not None and quiz.full and not quiz.answers
     shots = set()
     for n, qid in enumerate(quiz.order):
@@ -111,7 +137,7 @@ def test_full_quiz_certificate_and_verify(practice_url, page):
             page.reload()
             page.wait_for_selector('[data-testid="stMain"] h1')
             settle(page, 300)
-            assert len(quiz_in_url(page).answers) == 4
+            assert len(quiz_in_url(page, store_url).answers) == 4
             continue
         page.get_by_role("button", name=re.compile("Next question|See my score")).click()
     page.get_by_text(f"{len(quiz.order)} of {len(quiz.order)} points (100.0%)").wait_for()
@@ -193,10 +219,9 @@ def shot_certificate(page, certificate: str) -> None:
     other.close()
 
 
-def test_a_long_paste_is_kept_and_bounded_not_emptied(practice_url, page):
+def test_a_long_paste_is_kept_and_bounded_not_emptied(practice_url, store_url, page):
     qid = "followup-float32"
-    quiz = start_quiz(BANK, 5, only=[qid, "blanks-grpo"])
-    link = sign_progress(encode_progress(quiz), secret=SECRET)
+    quiz, link = stored_link(store_url, 5, only=[qid, "blanks-grpo"])
     open_path(page, practice_url, f"/quiz?p={link}")
     main = page.locator('[data-testid="stMain"]')
     for current in quiz.order:
@@ -230,11 +255,34 @@ def test_a_long_paste_is_kept_and_bounded_not_emptied(practice_url, page):
         main.get_by_role("button", name=re.compile("Next question|See my score")).click()
 
 
-def test_review_of_missed_items_and_retry(practice_url, page):
-    quiz = start_quiz(BANK, 99)
-    for n, qid in enumerate(quiz.order):
-        quiz = record_answer(quiz, qid, n % 10 != 0)  # 6 wrong: one of each kind, roughly
-    link = sign_progress(encode_progress(quiz), secret=SECRET)
+def test_a_wrong_answer_stands_after_back_and_the_earlier_link(practice_url, store_url, page):
+    """Answer wrong; press Back, then open the link taken before the answer in a fresh
+    page: the quiz moves on to the next question and the score keeps the wrong answer."""
+    ids = ["choice-which-rewards", "choice-token-advantage"]
+    quiz, link = stored_link(store_url, 21, only=ids)
+    first, second = quiz.order
+    open_path(page, practice_url, f"/quiz?p={link}")
+    main = page.locator('[data-testid="stMain"]')
+    wait_for_question(page, first)
+    q = BANK[first]
+    wrong_at = option_order(q, quiz.seed).index((q.answer + 1) % len(q.options))
+    main.locator('[data-testid="stRadio"] [role="radiogroup"] label').nth(wrong_at).click()
+    main.get_by_role("button", name="Check").click()
+    checked(page)
+    page.go_back()
+    open_path(page, practice_url, f"/quiz?p={link}")
+    wait_for_question(page, second)  # the first question is not asked again
+    assert quiz_in_url(page, store_url).answers == {first: 0}
+    answer_right(page, quiz, second)
+    main.get_by_role("button", name="See my score").click()
+    page.get_by_text("1 of 2 points (50.0%)").wait_for()
+    settle(page)
+    shot(page, "quiz_first_answer_stands")
+
+
+def test_review_of_missed_items_and_retry(practice_url, store_url, page):
+    # 6 wrong: one of each kind, roughly
+    quiz, link = stored_link(store_url, 99, right=lambda n, qid: n % 10 != 0)
     open_path(page, practice_url, f"/quiz?p={link}")
     main = page.locator('[data-testid="stMain"]')
     main.get_by_text("Review: what you missed").wait_for()
@@ -248,7 +296,8 @@ def test_review_of_missed_items_and_retry(practice_url, page):
     main.get_by_role("button", name="Retry what I missed (6)").click()
     page.get_by_text("Question 1 of 6").wait_for()
     settle(page)
-    assert quiz_in_url(page).order != quiz.order and len(quiz_in_url(page).order) == 6
+    retry = quiz_in_url(page, store_url)
+    assert retry.order != quiz.order and len(retry.order) == 6
 
 
 def test_interview_clock_ticks_and_round_runs(practice_url, page):
