@@ -25,7 +25,7 @@ def test_private_params_are_named():
 def test_no_share_link_carries_a_private_param(page):
     at = open_page(page, query={**PRIVATE, "present": "1"})
     assert not at.exception
-    own = at.session_state["learner.key"] if "learner.key" in at.session_state else None
+    own = at.session_state.get("learner.key")
     links = [  # AppTest has no base URL; the learner's own link is shown to them on purpose
         c.value for c in at.code if c.value.startswith("?") and c.value != f"?learner={own}"
     ]
