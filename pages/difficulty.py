@@ -26,17 +26,19 @@ GROUPS_PER_RATE = 80  # 19 x 80 groups of up to 64 answers stay within a sampler
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def curves(k: int, ddof: int):
+def curves(group_size: int, ddof: int):
     """The closed forms on a grid of pass rates: weight 1/std, and every advantage."""
     p = pass_rate_grid(CURVE_POINTS)
-    weight = pd.DataFrame({"p": p, "weight": std_weight(p, ddof=ddof, group_size=k)})
-    return weight, difficulty_bias_frame(p, ddof=ddof, group_size=k)
+    weight = pd.DataFrame({"p": p, "weight": std_weight(p, ddof=ddof, group_size=group_size)})
+    return weight, difficulty_bias_frame(p, ddof=ddof, group_size=group_size)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def sampled(k: int, ddof: int, seed: int):
+def sampled(group_size: int, ddof: int, seed: int):
     rng = np.random.default_rng(seed)
-    return sampled_binary_groups(pass_rate_grid(SAMPLED_RATES), k, rng, GROUPS_PER_RATE, ddof=ddof)
+    return sampled_binary_groups(
+        pass_rate_grid(SAMPLED_RATES), group_size, rng, GROUPS_PER_RATE, ddof=ddof
+    )
 
 
 page.start()
@@ -45,7 +47,9 @@ st.markdown(lab.words("difficulty", "intro"))
 narrate.listen(lab.words("difficulty", "intro"))
 
 c1, c2, c3, c4 = st.columns([1, 2, 3, 1], vertical_alignment="bottom")
-k = int(c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="query-params"))
+group_size = int(
+    c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="query-params")
+)
 ddof = c2.segmented_control(
     "std divides by",
     [1, 0],
@@ -57,24 +61,24 @@ ddof = c2.segmented_control(
 )
 right = c3.select_slider(
     "Right answers in the group",
-    options=list(range(1, k)),
+    options=list(range(1, group_size)),
     value=1,
-    format_func=lambda j: f"{j} of {k}",
+    format_func=lambda j: f"{j} of {group_size}",
     key="dif.right",
     bind="query-params",
 )
 seed = int(c4.number_input("Seed", 0, 2**31 - 1, 0, key="dif.seed", bind="query-params"))
 
-p = float(group_pass_rates(k)[right])
-group = [1.0] * right + [0.0] * (k - right)
+p = float(group_pass_rates(group_size)[right])
+group = [1.0] * right + [0.0] * (group_size - right)
 trace = advantage_trace(group, convention="zscore", ddof=ddof)
-weight = float(std_weight(p, ddof=ddof, group_size=k))
-grpo_right, grpo_wrong = binary_advantages(p, ddof=ddof, group_size=k)
+weight = float(std_weight(p, ddof=ddof, group_size=group_size))
+grpo_right, grpo_wrong = binary_advantages(p, ddof=ddof, group_size=group_size)
 trl_right = float(group_advantages(group, convention="trl")[0])
 dr_right, dr_wrong = dr_grpo_binary_advantages(p)
 
 # 1. The group you chose ------------------------------------------------------------------
-st.subheader(f"1 · {plural(right, 'right answer')} out of {k}")
+st.subheader(f"1 · {plural(right, 'right answer')} out of {group_size}")
 m = st.columns(4)
 m[0].metric("Pass rate p", fmt(p))
 m[1].metric("std of the group", fmt(trace.std[0]))
@@ -98,7 +102,8 @@ st.info(
     f"**std divides by K − 1 here, as in the rest of the app** (TRL's default, torch.std). "
     f"The textbook closed form $1/\\sqrt{{p(1-p)}}$ in the prose divides by K (ddof = 0): "
     f"switch above to see it; ddof = 1 makes every weight $\\sqrt{{(K-1)/K}}$ = "
-    f"{fmt(((k - 1) / k) ** 0.5)} times as large. The playground's TRL also adds eps = 1e-4 "
+    f"{fmt(((group_size - 1) / group_size) ** 0.5)} times as large. The playground's TRL "
+    "also adds eps = 1e-4 "
     f"to the std, which moves the last digits: {signed(trl_right)} for this right answer."
     if ddof
     else "**Textbook view: std divides by K (ddof = 0)**, the closed form in the prose. The "
@@ -110,19 +115,20 @@ st.info(
 # 2. The weight against p -----------------------------------------------------------------
 st.subheader("2 · The weight 1/std against the pass rate")
 st.markdown(lab.words("difficulty", "weight"))
-weight_curve, bias = curves(k, ddof)
-samples = sampled(k, ddof, seed)
+weight_curve, bias = curves(group_size, ddof)
+samples = sampled(group_size, ddof, seed)
 show(
     figures.weight_figure(
-        weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, group_size=k
+        weight_curve, samples.groups, chosen_p=p, chosen_weight=weight, group_size=group_size
     ),
     key="dif.weight_chart",
 )
 st.caption(
     "Weight 1/std (y) against pass rate p (x): "
-    f"{fmt(float(std_weight(0.5, ddof=ddof, group_size=k)))} "
+    f"{fmt(float(std_weight(0.5, ddof=ddof, group_size=group_size)))} "
     f"at p = 0.5, {fmt(float(weight_curve['weight'].iloc[0]))} at p = 0.01. Rings: "
-    f"{len(samples.groups)} sampled groups of K = {k} with spread (seed {seed}), each at its "
+    f"{len(samples.groups)} sampled groups of K = {group_size} with spread (seed {seed}), "
+    "each at its "
     f"own pass rate; your group: diamond, weight {fmt(weight)}. Dotted: Dr. GRPO's weight 1."
 )
 with st.expander("The sampled groups, pass rate by pass rate"):
@@ -153,7 +159,8 @@ st.markdown(lab.words("difficulty", "advantages"))
 show(figures.binary_advantages_figure(bias, chosen_p=p), key="dif.advantages_chart")
 st.caption(
     "Advantage (y) of a right answer (blue, above 0) and a wrong one (vermillion, below 0) "
-    f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {k}), dashed Dr. GRPO. At your "
+    f"against pass rate p (x); solid GRPO (ddof={ddof}, K = {group_size}), dashed Dr. GRPO. "
+    "At your "
     f"p = {fmt(p)} (green line): GRPO {signed(grpo_right)} and "
     f"{signed(grpo_wrong)}, Dr. GRPO {signed(dr_right)} and "
     f"{signed(dr_wrong)}."
@@ -161,7 +168,9 @@ st.caption(
 
 # 4. Why it matters -----------------------------------------------------------------------
 st.subheader("4 · The bias, in plain words")
-st.markdown("\n".join(f"- {s}" for s in explain_difficulty_bias((p,), ddof=ddof, group_size=k)))
+st.markdown(
+    "\n".join(f"- {s}" for s in explain_difficulty_bias((p,), ddof=ddof, group_size=group_size))
+)
 st.markdown(lab.words("difficulty", "bias"))
 
 st.markdown("**Share this view**: the link below reproduces K, ddof, the group and the seed.")

@@ -20,10 +20,10 @@ MAX_ROUNDS = 10
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def simulate(kind: str, k: int, batch: int, seed: int):
+def simulate(kind: str, group_size: int, batch: int, seed: int):
     rng = np.random.default_rng(seed)
     pool = difficulty_pool(kind, POOL_SIZE, rng)
-    return simulate_dynamic_sampling(pool, k, batch, rng, max_resample_rounds=MAX_ROUNDS)
+    return simulate_dynamic_sampling(pool, group_size, batch, rng, max_resample_rounds=MAX_ROUNDS)
 
 
 page.start()
@@ -34,31 +34,35 @@ narrate.listen(lab.words("dynamic_sampling", "intro"))
 # 1. How often a group is all-equal -------------------------------------------------------
 st.subheader("1 · How often all K answers agree")
 c1, c2 = st.columns([1, 3])
-k = int(c1.number_input("Answers (K)", 2, state.MAX_K, 8, key="dyn.k", bind="query-params"))
+group_size = int(
+    c1.number_input("Answers (K)", 2, state.MAX_K, 8, key="dyn.k", bind="query-params")
+)
 p = float(c2.slider("Pass rate p", 0.0, 1.0, 0.9, 0.01, key="dyn.p", bind="query-params"))
-chance = float(zero_spread_probability(p, k))
+chance = float(zero_spread_probability(p, group_size))
 st.latex(
-    rf"P(\text{{all equal}}) = p^K + (1-p)^K = {tex(p)}^{{{k}}} + (1 - {tex(p)})^{{{k}}}"
+    rf"P(\text{{all equal}}) = p^K + (1-p)^K = {tex(p)}^{{{group_size}}} "
+    rf"+ (1 - {tex(p)})^{{{group_size}}}"
     rf" = {tex(chance)}"
 )
 st.markdown(
-    f"At p = {fmt(p)}, **{chance:.1%}** of groups of {k} answers are all right or all wrong: "
+    f"At p = {fmt(p)}, **{chance:.1%}** of groups of {group_size} answers are all right or "
+    "all wrong: "
     "zero spread, zero advantages, no learning signal."
 )
-shown_k = sorted({*REFERENCE_K, k})
+shown_k = sorted({*REFERENCE_K, group_size})
 by_p = {f"K = {n}": zero_spread_probability(P_AXIS, n) for n in shown_k}
 left, right = st.columns(2)
 show(
     figures.zero_spread_figure(
-        P_AXIS, by_p, x_title="pass rate p", title="Against p", highlight=f"K = {k}"
+        P_AXIS, by_p, x_title="pass rate p", title="Against p", highlight=f"K = {group_size}"
     ),
     key="dyn.by_p",
     container=left,
 )
 left.caption(
     f"P(all answers equal) against pass rate p for K = {', '.join(map(str, shown_k))} "
-    f"(thick: K = {k}). Every curve is 100% at p = 0 and p = 1 and lowest at p = 0.5 "
-    f"({float(zero_spread_probability(0.5, k)):.2%} for K = {k})."
+    f"(thick: K = {group_size}). Every curve is 100% at p = 0 and p = 1 and lowest at p = 0.5 "
+    f"({float(zero_spread_probability(0.5, group_size)):.2%} for K = {group_size})."
 )
 by_k = {f"p = {fmt(q)}": zero_spread_probability(q, K_AXIS) for q in dict.fromkeys((p, 0.5))}
 show(
@@ -90,9 +94,9 @@ batch = int(c2.number_input("Prompts per batch", 8, 512, 64, key="dyn.batch", bi
 seed = int(c3.number_input("Seed", 0, 2**31 - 1, 0, key="dyn.seed", bind="query-params"))
 st.caption(
     f"{DIFFICULTY_POOLS[kind].lesson} A pool of {POOL_SIZE} prompts; each batch draws "
-    f"{batch} of them and samples K = {k} right/wrong answers for each."
+    f"{batch} of them and samples K = {group_size} right/wrong answers for each."
 )
-sim = simulate(kind, k, batch, seed)
+sim = simulate(kind, group_size, batch, seed)
 stages = sim.summary()
 m1, m2, m3 = st.columns(3)
 m1.metric(

@@ -75,10 +75,10 @@ def settings_controls() -> state.Settings:
 def rewards_editor() -> None:
     """The grid of rewards: one column per prompt, one row per answer, any text allowed."""
     columns = state.grid()
-    k = max(len(c) for c in columns)
+    group_size = max(len(c) for c in columns)
     frame = pd.DataFrame(
-        {f"Prompt {p}": c + [""] * (k - len(c)) for p, c in enumerate(columns, start=1)},
-        index=[f"answer {i}" for i in range(1, k + 1)],
+        {f"Prompt {p}": c + [""] * (group_size - len(c)) for p, c in enumerate(columns, start=1)},
+        index=[f"answer {i}" for i in range(1, group_size + 1)],
         dtype="string",
     )
     edited = st.data_editor(
@@ -88,7 +88,7 @@ def rewards_editor() -> None:
             name: st.column_config.TextColumn(name, width="small", max_chars=40)
             for name in frame.columns
         },
-        height=min(38 + 35 * k, 420),
+        height=min(38 + 35 * group_size, 420),
         width="stretch",
     )
     st.session_state["rewards_grid"] = [
@@ -96,13 +96,13 @@ def rewards_editor() -> None:
     ]
 
 
-def resize_grid(num_prompts: int, k: int) -> None:
+def resize_grid(num_prompts: int, group_size: int) -> None:
     """Keep what is typed; new cells start at 0."""
     old = state.grid()
     columns = []
     for p in range(num_prompts):
-        cells = old[p][:k] if p < len(old) else []
-        columns.append(cells + ["0"] * (k - len(cells)))
+        cells = old[p][:group_size] if p < len(old) else []
+        columns.append(cells + ["0"] * (group_size - len(cells)))
     state.set_grid(columns)
 
 
