@@ -32,12 +32,12 @@ CHANGES = {
     "home": None,  # no widget: a plain rerun
     "walkthrough": ("selectbox", "wt.answer", [1, 2, 0]),
     "guide": ("selectbox", "guide.s", ["all", "the-formula", "all"]),
-    "length_normalisation": ("number_input", "ln.len_b", [16.0, 8.0, 32.0]),
+    "length-normalisation": ("number_input", "ln.len_b", [16.0, 8.0, 32.0]),
     "playground": ("selectbox", "w.settings.convention", ["verl", "trl", "openrlhf"]),
     "epsilon": ("select_slider", "eps.value", None),
     "conventions": ("text_input", "conv.b", ["1, 0, 1; 5, 9", "1, 2; 3, 4", "0, 1"]),
     "difficulty": ("number_input", "dif.k", [8, 16, 4]),
-    "dynamic_sampling": ("slider", "dyn.p", [0.2, 0.5, 0.8]),
+    "dynamic-sampling": ("slider", "dyn.p", [0.2, 0.5, 0.8]),
     "critic": ("slider", "cr.bias", [0.3, 0.0, -0.2]),
     "simulator": ("toggle", None, None),  # a display switch: the cached run is reused
     "quiz": ("text_input", "qz.seed_in", ["42", "7", "123"]),

@@ -24,7 +24,7 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("walkthrough", "Step-by-step walkthrough", "footprint", "walkthrough"),
         # learn pages
         ("guide", "Concept guide", "menu_book", "guide"),
-        ("length_normalisation", "Length normalisation", "straighten", "length-normalisation"),
+        ("length-normalisation", "Length normalisation", "straighten", "length-normalisation"),
     ],
     "Explore": [
         ("playground", "Reward playground", "science", "playground"),
@@ -32,13 +32,13 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("epsilon", "Epsilon lab", "tune", "epsilon"),
         ("conventions", "Library conventions", "compare_arrows", "conventions"),
         ("difficulty", "Difficulty bias & Dr. GRPO", "trending_up", "difficulty"),
-        ("dynamic_sampling", "Zero-spread groups & DAPO", "filter_alt", "dynamic-sampling"),
+        ("dynamic-sampling", "Zero-spread groups & DAPO", "filter_alt", "dynamic-sampling"),
         # critic pages
         ("critic", "PPO critic vs GRPO", "psychology", "critic"),
         ("simulator", "Training simulator", "monitoring", "simulator"),
         # training-log pages
-        ("training_log", "Inspect a training log", "dataset", "training-log"),
-        ("trainer_bugs", "Bugs trainers shipped", "bug_report", "trainer-bugs"),
+        ("training-log", "Inspect a training log", "dataset", "training-log"),
+        ("trainer-bugs", "Bugs trainers shipped", "bug_report", "trainer-bugs"),
     ],
     "Practise": [
         ("quiz", "Quiz", "quiz", "quiz"),

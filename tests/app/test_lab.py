@@ -20,7 +20,7 @@ EPS, CONV, DIF, DYN = (
     "pages/epsilon.py",
     "pages/conventions.py",
     "pages/difficulty.py",
-    "pages/dynamic_sampling.py",
+    "pages/dynamic-sampling.py",
 )
 NEAR_TIE_CENTRED = np.array([-3e-8, 9e-8, -3e-8, -3e-8])  # [1, 1 + 1.2e-7, 1, 1] - mean
 NEAR_TIE_STD = 6e-8  # sqrt(3 (3e-8)² + (9e-8)²) / 3), ddof=1

@@ -15,7 +15,7 @@ from ui import learn, nav
 from ui.nav import PAGES as NAV
 
 GUIDE = "pages/guide.py"
-LENGTH = "pages/length_normalisation.py"
+LENGTH = "pages/length-normalisation.py"
 DOC = learn.parse(cite(content.read_text("guide.md")))  # as the page shows it
 
 

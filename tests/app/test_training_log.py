@@ -10,8 +10,8 @@ import content
 from grpo_core.trainer_bugs import BUGS
 from tests.app.conftest import open_page, texts
 
-PAGE = "pages/training_log.py"
-BUGS_PAGE = "pages/trainer_bugs.py"
+PAGE = "pages/training-log.py"
+BUGS_PAGE = "pages/trainer-bugs.py"
 
 
 def upload(at, name: str, data: bytes):

@@ -2,7 +2,15 @@
 
 import pytest
 
-from tests.e2e.conftest import assert_healthy, chart_marks, open_path, settle, shot
+from tests.e2e.conftest import (
+    assert_healthy,
+    chart_marks,
+    free_port,
+    open_path,
+    settle,
+    shot,
+    start_streamlit,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -71,3 +79,21 @@ def test_listen_control_is_there_and_honest_without_voices(app_url, page, path):
         assert "no speech voices" in status
         assert frame.get_by_role("button", name="Listen: read this page aloud").is_disabled()
     assert_healthy(page)
+
+
+@pytest.mark.parametrize("path", ["/training-log", "/length-normalisation"])
+def test_a_hyphenated_page_opens_without_a_page_not_found_dialog(browser, path):
+    """The first visit after the server starts runs Streamlit's older pages/ mode, which
+    finds a page by its file name: pages are named as their URL paths, so it finds them."""
+    port = free_port()
+    server = start_streamlit(port)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        open_path(page, f"http://127.0.0.1:{port}", path)
+        assert page.get_by_text("Page not found").count() == 0
+        assert_healthy(page)
+    finally:
+        context.close()
+        server.terminate()
+        server.wait(timeout=20)

@@ -22,8 +22,8 @@ WITHOUT_SHARE_LINK = {
     "verify": "its URL is the certificate ID itself (?id=), shared as the ID",
     "review": "a learner's own cards, behind their private learner key",
     "class": "a live session: its join link is the thing to share, never the lecturer link",
-    "training_log": "the view is an uploaded file, which no link can carry",
-    "trainer_bugs": "no inputs: each preset opens in the playground, whose link is shared",
+    "training-log": "the view is an uploaded file, which no link can carry",
+    "trainer-bugs": "no inputs: each preset opens in the playground, whose link is shared",
 }
 URLS = {file: url for entries in PAGES.values() for file, _, _, url in entries}
 # What carries a view's numbers: captions, metrics, formulas (their TeX source), prose
@@ -105,14 +105,14 @@ SCENARIOS = {  # name: (page file, how to change its inputs; None: change them o
     "walkthrough-whiteboard": ("walkthrough", walkthrough_whiteboard),
     "walkthrough-yours": ("walkthrough", walkthrough_yours),
     "guide": ("guide", lambda p: choose(p, "Show one section at a time", A_SECTION)),
-    "length": ("length_normalisation", lambda p: fill(p, "Answer B: length (tokens)", "100")),
+    "length": ("length-normalisation", lambda p: fill(p, "Answer B: length (tokens)", "100")),
     "playground": ("playground", playground),
     "epsilon": ("epsilon", lambda p: (fill(p, "Answers in the group (K)", "6"),
                                       click(p, "checkbox", "eps = 0"))),
     "conventions": ("conventions", conventions),
     "difficulty": ("difficulty", lambda p: (fill(p, "Answers (K)", "8"),
                                             click(p, "radio", "K (ddof=0)"))),
-    "dynamic-sampling": ("dynamic_sampling", lambda p: (fill(p, "Answers (K)", "4"),
+    "dynamic-sampling": ("dynamic-sampling", lambda p: (fill(p, "Answers (K)", "4"),
                                                         fill(p, "Prompts per batch", "128"))),
     "critic": ("critic", lambda p: (fill(p, "Seed (critic noise, KL)", "3"),
                                     click(p, "switch", "Per-token KL penalty"))),
