@@ -241,15 +241,26 @@ def grade_blanks(question: Question, answers: Sequence) -> tuple[Result, ...]:
     return tuple(grade_blank(b, a) for b, a in zip(question.blanks, answers, strict=True))
 
 
+_VERDICT_WORD = re.compile(r"^(?:right|wrong|true|false|correct)\s*[:.]\s*", re.IGNORECASE)
+
+
+def without_verdict(why: str) -> str:
+    """An option's explanation without a verdict word of its own ("Wrong: the batch ..."
+    becomes "The batch ..."): the page says one verdict, then this reason."""
+    reason = _VERDICT_WORD.sub("", why)
+    return reason[:1].upper() + reason[1:]
+
+
 def grade_choice(question: Question, chosen: int) -> Result:
-    """Grade a choice or redflag question; the feedback is the chosen option's explanation."""
+    """Grade a choice or redflag question; the feedback is the chosen option's explanation,
+    without a verdict word of its own (the caller says right or wrong once)."""
     if question.kind not in ("choice", "redflag"):
         raise ValueError(f"question {question.id!r} is a {question.kind} question, not a choice.")
     if not isinstance(chosen, int) or isinstance(chosen, bool):
         raise ValueError(f"chosen must be an option index, got {chosen!r}.")
     if not 0 <= chosen < len(question.options):
         raise ValueError(f"chosen must be between 0 and {len(question.options) - 1}, got {chosen}.")
-    return Result(chosen == question.answer, question.options[chosen].why)
+    return Result(chosen == question.answer, without_verdict(question.options[chosen].why))
 
 
 # --- typed numbers ---------------------------------------------------------------------------

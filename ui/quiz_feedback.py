@@ -6,7 +6,6 @@ Markdown or HTML. The quiz's review of missed questions reuses the keys.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,11 +14,9 @@ import streamlit as st
 
 from content.citations import cite
 from practice.drills import Drill
-from practice.grading import FollowupResult, NumericResult, Result
+from practice.grading import FollowupResult, NumericResult, Result, without_verdict
 from practice.questions import Question
 from ui.text import markdown_safe
-
-_VERDICT_WORD = re.compile(r"^(?:right|wrong|true|false|correct)\s*[:.]\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -58,8 +55,7 @@ def show_typed(labels, texts) -> None:
 def verdict_and_reason(question: Question, attempt: Attempt) -> str:
     """One verdict, then the picked option's reason without a verdict word of its own
     (an option's "Wrong: ..." is the reason a red flag is one, not a second verdict)."""
-    reason = _VERDICT_WORD.sub("", question.options[attempt.chosen].why)
-    reason = reason[:1].upper() + reason[1:]
+    reason = without_verdict(question.options[attempt.chosen].why)
     if question.kind == "redflag":
         verdict = "Right: that is the red flag." if attempt.correct else "Not this one: it holds."
     else:

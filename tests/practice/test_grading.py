@@ -16,6 +16,7 @@ from practice.grading import (
     grade_choice,
     grade_numeric,
     parse_number,
+    without_verdict,
 )
 from practice.questions import Blank
 from practice.statistic import classify_statistic
@@ -291,7 +292,8 @@ def test_accepted_list_blanks_survive_hostile_input(answer):
 def test_grade_choice_gives_the_chosen_options_explanation():
     q = next(q for q in BANK if q.id == "choice-who-goes-up")
     right = grade_choice(q, q.answer)
-    assert right.correct and right.feedback == q.options[q.answer].why
+    assert right.correct and right.feedback == without_verdict(q.options[q.answer].why)
+    assert not right.feedback.lower().startswith(("right", "wrong"))  # one verdict, the page's
     wrong = grade_choice(q, (q.answer + 1) % len(q.options))
     assert not wrong.correct and wrong.feedback
     with pytest.raises(ValueError, match="between 0 and"):
@@ -344,3 +346,15 @@ def test_grade_numeric_never_raises(text):
 
 
 # --- the session --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("why", "reason"),
+    [
+        ("Right: the group is one prompt's K answers.", "The group is one prompt's K answers."),
+        ("wrong. the batch mean mixes prompts", "The batch mean mixes prompts"),
+        ("The std keeps them scale-free.", "The std keeps them scale-free."),
+    ],
+)
+def test_an_options_reason_loses_its_own_verdict(why, reason):
+    assert without_verdict(why) == reason
