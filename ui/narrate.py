@@ -12,6 +12,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.theme import TEXT
+
 _MATH_BLOCK = re.compile(r"\$\$.*?\$\$", re.S)
 _MATH_INLINE = re.compile(r"(?<!\\)\$(?!\s)([^$\n]{1,200}?)(?<!\s)\$")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -48,13 +50,11 @@ def _say_math(tex: str) -> str:
 def listen(markdown: str) -> None:
     """Play, pause and speed controls that read ``markdown`` aloud in the browser."""
     text = json.dumps(speakable(markdown)).replace("</", "<\\/")
-    dark = st.context.theme.type == "dark"
-    colours = (
-        {"__INK__": "#E6EAF0", "__EDGE__": "#56B4E9", "__FOCUS__": "#56B4E9"}
-        if dark
-        else {"__INK__": "#1B1F24", "__EDGE__": "#0072B2", "__FOCUS__": "#0072B2"}
-    )
+    theme = "dark" if st.context.theme.type == "dark" else "light"
+    edge = {"dark": "#56B4E9", "light": "#0072B2"}[theme]
+    colours = {"__INK__": TEXT[theme], "__EDGE__": edge, "__FOCUS__": edge}
     player = _PLAYER
     for placeholder, colour in colours.items():
         player = player.replace(placeholder, colour)
-    st.iframe(player.replace("__TEXT__", text), height=56, alt="Listen: read this page aloud")
+    alt = "Listen: read this page aloud"
+    st.iframe(player.replace("__TEXT__", text), height="content", alt=alt)  # wraps on a phone

@@ -105,9 +105,14 @@ def freeze(value):
     return value
 
 
-def show(figure: go.Figure, *, key: str, container=None) -> None:
-    """Draw a figure with the app's chart settings; larger type while presenting."""
-    (container or st).plotly_chart(present.scale_figure(figure), key=key, config=CHART_CONFIG)
+def show(figure: go.Figure, *, key: str, container=None, slide: bool = False) -> None:
+    """Draw a figure with the app's chart settings; larger type while presenting.
+
+    slide: the chart of a slide, sized to share a 1280×720 screen with a title and a formula
+    while presenting (``present.SLIDE_CHART_PX``).
+    """
+    figure = present.scale_figure(figure, slide=slide)
+    (container or st).plotly_chart(figure, key=key, config=CHART_CONFIG)
 
 
 def figure(data: list[dict], title: str, height: int, **layout) -> dict:
@@ -207,7 +212,11 @@ def label(x: float, y: float, text: str, color: str | None = None, **where) -> d
 
 
 def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
-    """Side-by-side axes (x, x2, ...; y, y2, ...) and their titles, like make_subplots."""
+    """Side-by-side axes (x, x2, ...; y, y2, ...) and their titles, like make_subplots.
+
+    A title "name: what it does" is set in two lines, so three panels' titles fit side by
+    side on a phone.
+    """
     n = len(titles)
     width = (1 - gap * (n - 1)) / n
     axes, notes = {}, []
@@ -216,9 +225,10 @@ def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
         start = i * (width + gap)
         axes[f"xaxis{suffix}"] = {"domain": [start, start + width], "anchor": f"y{suffix}"}
         axes[f"yaxis{suffix}"] = {"anchor": f"x{suffix}"}
+        head, _, rest = title.partition(": ")  # "group: ÷ its own std" in two short lines
         notes.append(
             {
-                "text": f"<b>{title}</b>",
+                "text": f"<b>{head}</b>" + (f"<br>{rest}" if rest else ""),
                 "x": start + width / 2,
                 "xref": "paper",
                 "y": 1.0,
