@@ -77,9 +77,13 @@ def scale_figure(figure, *, slide: bool = False):
     if not active():
         return figure
     figure = go.Figure(figure)
-    return readable(figure, text_colour(), BODY_PX).update_layout(
-        height=SLIDE_CHART_PX if slide else int((figure.layout.height or 400) * 1.3)
-    )
+    before = figure.layout.height or 400
+    after = SLIDE_CHART_PX if slide else int(before * 1.3)
+    legend = figure.layout.legend
+    if legend.yref == "container" and legend.y is not None:  # hangs under a title, now larger
+        grow = BODY_PX / (figure.layout.template.layout.font.size or 14)
+        legend.y = 1 - (1 - legend.y) * before * grow / after
+    return readable(figure, text_colour(), BODY_PX).update_layout(height=after)
 
 
 def readable(figure: go.Figure, colour: str, size: int) -> go.Figure:

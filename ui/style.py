@@ -14,7 +14,10 @@ import streamlit as st
 CSS = """
 <style>
   [data-testid="stCaptionContainer"] { color: inherit; opacity: 0.82; }
-  .katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }
+  .katex-display > .katex > .katex-html {
+    display: flex; flex-wrap: wrap; justify-content: center; align-items: baseline;
+    row-gap: 0.25em;
+  }
   [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
   [data-testid="stCaptionContainer"] code { color: inherit; }
   [data-testid="stSliderThumbValue"] { color: inherit; }

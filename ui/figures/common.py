@@ -10,6 +10,7 @@ without validating again (~1 ms). A rerun with the same inputs builds nothing.
 from __future__ import annotations
 
 import functools
+import textwrap
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -115,10 +116,53 @@ def show(figure: go.Figure, *, key: str, container=None, slide: bool = False) ->
     (container or st).plotly_chart(figure, key=key, config=CHART_CONFIG)
 
 
+TITLE_CHARS = 40
+"""A title longer than this is set in lines: Plotly cuts a title at a phone's edge."""
+PHONE_LEGEND_PX = 320
+"""The width a legend has on a 390 px phone."""
+LINE_PX = 22
+"""The height of a line of title or legend (14 px type)."""
+
+
 def figure(data: list[dict], title: str, height: int, **layout) -> dict:
-    """A figure dict in the app's template."""
-    layout = {"template": TEMPLATE, "title": title, "height": height, **layout}
+    """A figure dict in the app's template.
+
+    The title is set in lines of at most ``TITLE_CHARS``. A legend left where the template
+    puts it (above the plot) hangs from under the title and the top margin leaves room for
+    as many rows as it takes on a phone, so the two never overprint at any width.
+    """
+    lines = textwrap.wrap(title, TITLE_CHARS) or [""]
+    layout = {"template": TEMPLATE, "title": "<br>".join(lines), "height": height, **layout}
+    rows = legend_rows(data)
+    if rows and "y" not in layout.get("legend", {}):
+        under_title = 14 + LINE_PX * len(lines) if title else 8
+        layout["legend"] = {
+            "orientation": "h", "yref": "container", "y": 1 - under_title / height,
+            "yanchor": "top", "x": 0, "xanchor": "left", **layout.get("legend", {}),
+        }  # fmt: skip
+        top = max(layout.get("margin", {}).get("t", 72), under_title + LINE_PX * rows + 16)
+        layout["margin"] = {**layout.get("margin", {}), "t": top}
+    elif len(lines) > 1:
+        top = layout.get("margin", {}).get("t", 72) + LINE_PX * (len(lines) - 1)
+        layout["margin"] = {**layout.get("margin", {}), "t": top}
     return {"data": data, "layout": layout}
+
+
+def legend_rows(data: list[dict]) -> int:
+    """Rows a horizontal legend of these traces takes on a phone (0: no legend).
+
+    An entry is about 7 px a character of its name plus 40 px of symbol and gap.
+    """
+    names = [t.get("name", "") for t in data if t.get("showlegend", True) and t.get("name")]
+    if len(names) < 2:
+        return 0
+    rows, used = 1, 0
+    for name in names:
+        width = 7 * len(name) + 40
+        if used and used + width > PHONE_LEGEND_PX:
+            rows, used = rows + 1, 0
+        used += width
+    return rows
 
 
 # --- signs -----------------------------------------------------------------------------------
@@ -235,7 +279,7 @@ def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
                 "yref": "paper",
                 "yanchor": "bottom",
                 "showarrow": False,
-                "font": {"size": 14},
+                "font": {"size": 12},
             }
         )
     return axes, notes
