@@ -19,6 +19,9 @@ _MATH_INLINE = re.compile(r"(?<!\\)\$(?!\s)([^$\n]{1,200}?)(?<!\s)\$")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_`#>|]+")
 MAX_SPOKEN_CHARS = 20_000
+HEIGHT_PX = 66
+"""The controls' row and the status line under it; the row fits a 390 px phone. (A sandboxed
+player cannot be measured: ``height="content"`` falls back to 150 px.)"""
 _PLAYER = (Path(__file__).parent / "narrate.html").read_text()  # buttons and the Web Speech API
 
 # Words for the symbols an explanation uses, so "R_i - mean" is read sensibly.
@@ -57,4 +60,4 @@ def listen(markdown: str) -> None:
     for placeholder, colour in colours.items():
         player = player.replace(placeholder, colour)
     alt = "Listen: read this page aloud"
-    st.iframe(player.replace("__TEXT__", text), height="content", alt=alt)  # wraps on a phone
+    st.iframe(player.replace("__TEXT__", text), height=HEIGHT_PX, alt=alt)
