@@ -78,6 +78,20 @@ CUT_FRAMES = """() => [...document.querySelectorAll('iframe')]
   .map((f) => f.getBoundingClientRect().height)"""
 
 
+def whole_page_shot(page, name: str) -> None:
+    """A screenshot of the whole page: Streamlit scrolls inside the window, so the window is
+    made as tall as the page for a moment."""
+    size = page.viewport_size
+    height = page.evaluate(
+        "document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
+    )
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 120, 12_000)})
+    page.wait_for_timeout(800)
+    shot(page, name)
+    page.set_viewport_size(size)
+    settle(page, 400)
+
+
 def phone_page(browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
@@ -110,12 +124,12 @@ def test_every_page_fits_a_phone(browser, app_url, url):
     context, page = phone_page(browser)
     open_path(page, app_url, f"/{url}")
     assert_fits_a_phone(page, url)
-    shot(page, f"layout_phone_{url}")
+    whole_page_shot(page, f"layout_phone_{url}")
     if url == "walkthrough":
         for step in range(2, STEPS + 1):
             step_to(page, step)
             assert_fits_a_phone(page, f"walkthrough step {step}")
-            shot(page, f"layout_phone_walkthrough_{step}")
+            whole_page_shot(page, f"layout_phone_walkthrough_{step}")
     context.close()
 
 
@@ -176,7 +190,7 @@ def test_walkthrough_steps_are_slides_on_a_projector(browser, app_url):
             assert box["left"] >= 0 and box["right"] <= 1280, (step, part, box)
             assert box["top"] >= 0 and box["bottom"] <= 720, (step, part, box)
         assert_room_reads_the_charts(page, f"walkthrough step {step}")
-        page.screenshot(path=str(shot(page, f"layout_slide_{step}")))
+        shot(page, f"layout_slide_{step}")  # the window: what the room sees
     context.close()
 
 
@@ -189,5 +203,5 @@ def test_chart_text_is_body_size_when_presenting(browser, app_url, url):
     page.wait_for_selector(".js-plotly-plot .main-svg")
     settle(page, 1000)
     assert_room_reads_the_charts(page, url)
-    shot(page, f"layout_present_{url}")
+    whole_page_shot(page, f"layout_present_{url}")
     context.close()
