@@ -6,10 +6,18 @@ import content
 from grpo_core import advantage_trace
 from grpo_core.compare import sample_to_population_ratio
 from grpo_core.format import fmt, signed
-from grpo_core.latex import advantage_latex, centring_latex, mean_latex, std_latex, vector_latex
+from grpo_core.latex import (
+    advantage_latex,
+    breakable,
+    centring_latex,
+    mean_latex,
+    std_latex,
+    std_sum_latex,
+    vector_latex,
+)
 from grpo_core.sentences import describe_group
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
-from ui import controls, narrate, page, present, state
+from ui import controls, formulas, narrate, page, present, state
 from ui.figures import group as figures
 from ui.figures.common import show
 
@@ -182,7 +190,8 @@ with box["words"]:
 
 mean, std = trace.mean[g], trace.std[g]
 if step == 1:
-    maths.latex(vector_latex("R", rewards, 6))
+    r_vector = vector_latex("R", rewards, 6)
+    formulas.show(r_vector, narrow=breakable(r_vector), container=maths)
     figure = figures.rewards_figure(rewards, None, None, title="Rewards")
 elif step == 2:
     maths.latex(mean_latex(trace, g))
@@ -192,7 +201,7 @@ elif step == 3:
     notes.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
     figure = figures.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
 elif step == 4:
-    maths.latex(std_latex(trace, g))
+    formulas.show(std_latex(trace, g), narrow=std_sum_latex(trace, g), container=maths)
     figure = figures.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
 elif step == 5:
     maths.latex(advantage_latex(trace, g, answer))
@@ -202,7 +211,8 @@ elif step == 5:
         notes.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 else:
-    maths.latex(vector_latex("A", advantages))
+    a_vector = vector_latex("A", advantages)
+    formulas.show(a_vector, narrow=breakable(a_vector), container=maths)
     notes.markdown(describe_group(trace, g))
     notes.caption(f"Sum of the advantages: {fmt(advantage_sum)} (0 up to rounding).")
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)

@@ -18,6 +18,12 @@ CSS = """
     display: flex; flex-wrap: wrap; justify-content: center; align-items: baseline;
     row-gap: 0.25em;
   }
+  /* ui.formulas: a formula's narrow form on a phone, its wide form elsewhere */
+  [class*="st-key-formula-narrow-"] { display: none; }
+  @media (max-width: 640px) {
+    [class*="st-key-formula-wide-"] { display: none; }
+    [class*="st-key-formula-narrow-"] { display: block; }
+  }
   [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
   [data-testid="stCaptionContainer"] code { color: inherit; }
   [data-testid="stSliderThumbValue"] { color: inherit; }
