@@ -1,8 +1,8 @@
 """Display formulas that fit the screen: a long one may come with a narrow form for phones.
 
 Both forms are on the page; the CSS in ``ui.style`` shows the narrow one on a screen at
-most 640 px wide (where Streamlit stacks columns) and the wide one elsewhere. (Any formula still too wide for
-its column is set smaller until it fits, by ``style.FIT_FORMULAS``.)
+most 640 px wide (where Streamlit stacks columns) and the wide one elsewhere. (Any formula
+still too wide for its column is set smaller until it fits, by ``style.FIT_FORMULAS``.)
 """
 
 import zlib

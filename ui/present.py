@@ -25,6 +25,7 @@ _CSS = f"""
   [data-testid="stBaseButton-primary"], [data-testid="stBaseButton-secondary"] {{
     min-height: 3rem; font-size: 1.1rem;
   }}
+  [data-testid="stCaptionContainer"] {{ font-size: 1rem; }}  /* the key numbers of a chart */
   .katex {{ font-size: 1.35em; }}
   .katex-display {{ margin: 0.4em 0; }}
   /* The exit button sits in the top bar, right, instead of taking a row of every slide. */
