@@ -93,6 +93,8 @@ def readable(figure: go.Figure, colour: str, size: int) -> go.Figure:
     template = figure.layout.template.layout
     base = template.font.size or 14
     top = figure.layout.margin.t if figure.layout.margin.t is not None else template.margin.t
+    if figure.layout.title.pad.t:  # a title in lines, padded down by lines of larger type
+        figure.layout.title.pad.t = round(figure.layout.title.pad.t * size / base)
     figure.update_layout(  # the room for the title, legend and labels above the plot grows too
         margin_t=round((top or 72) * size / base),
         font=font,

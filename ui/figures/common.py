@@ -132,7 +132,11 @@ def figure(data: list[dict], title: str, height: int, **layout) -> dict:
     as many rows as it takes on a phone, so the two never overprint at any width.
     """
     lines = textwrap.wrap(title, TITLE_CHARS) or [""]
-    layout = {"template": TEMPLATE, "title": "<br>".join(lines), "height": height, **layout}
+    text = "<br>".join(lines)
+    # Plotly sets a title's last line where its first should be: pad it down by the others.
+    heading = {"text": text, "y": 1, "pad": {"t": 8 + LINE_PX * (len(lines) - 1)}}
+    title = heading if len(lines) > 1 else text
+    layout = {"template": TEMPLATE, "title": title, "height": height, **layout}
     rows = legend_rows(data)
     if rows and "y" not in layout.get("legend", {}):
         under_title = 14 + LINE_PX * len(lines) if title else 8
