@@ -59,6 +59,39 @@ def std_latex(trace: AdvantageTrace, g: int) -> str:
     return rf"\sigma = \sqrt{{\frac{{{squares}}}{{{dof}}}}} = {tex(trace.std[g])}"
 
 
+def std_sum_latex(trace: AdvantageTrace, g: int) -> str:
+    """The group std in a form that wraps on a narrow screen: the sum of squares written out
+    at the top level (a line may break after any +), then its root.
+
+    The same numbers as ``std_latex``, which keeps the squares under the root sign.
+    """
+    idx = trace.members(g)
+    group_size, ddof = len(idx), trace.convention.ddof
+    if trace.singleton[g]:
+        return std_latex(trace, g)
+    centred = trace.rewards.ravel()[idx] - trace.mean[g]
+    squares = " + ".join(r"\dots" if c is None else f"({tex(c)})^2" for c in _shown(centred))
+    total = float(np.sum(centred**2))
+    dof = f"({group_size} - 1)" if ddof == 1 else f"{group_size}"
+    return (
+        rf"S = {squares} = {tex(total)}, \quad "
+        rf"\sigma = \sqrt{{S / {dof}}} = {tex(trace.std[g])}"
+    )
+
+
+def breakable(latex: str) -> str:
+    r"""``latex`` with a line break allowed after each comma outside braces (``,\allowbreak``).
+
+    KaTeX breaks a display formula only after a relation or a binary operator; a long
+    vector ``A = (a, b, ...)`` has neither, so on a narrow screen it could only shrink.
+    """
+    out, depth = [], 0
+    for char in latex:
+        depth += (char == "{") - (char == "}")
+        out.append(r",\allowbreak" if char == "," and depth == 0 else char)
+    return "".join(out)
+
+
 def advantage_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
     """A_i with the actual numbers: (R_i - baseline) / (std + eps) = value."""
     idx = trace.members(g)[answer]

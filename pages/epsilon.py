@@ -91,7 +91,7 @@ else:
     m3.metric("Regime at your eps", regime)
     tour = regime_tour(std)
     if tour:
-        smaller, where, larger = st.columns([1, 3, 1], vertical_alignment="center")
+        smaller, where, larger = st.columns([3, 5, 3], vertical_alignment="center")
         smaller.button(
             "← Smaller eps", key="eps.prev", on_click=step_regime, args=(tour, eps, -1),
             disabled=eps <= tour[0][1], shortcut="PageUp", help="Page Up (or a clicker)",

@@ -6,10 +6,18 @@ import content
 from grpo_core import advantage_trace
 from grpo_core.compare import sample_to_population_ratio
 from grpo_core.format import fmt, signed
-from grpo_core.latex import advantage_latex, centring_latex, mean_latex, std_latex, vector_latex
+from grpo_core.latex import (
+    advantage_latex,
+    breakable,
+    centring_latex,
+    mean_latex,
+    std_latex,
+    std_sum_latex,
+    vector_latex,
+)
 from grpo_core.sentences import describe_group
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
-from ui import controls, narrate, page, state
+from ui import controls, formulas, narrate, page, present, state
 from ui.figures import group as figures
 from ui.figures.common import show
 
@@ -79,6 +87,8 @@ def real_example(example: WorkedExample, settings: state.Settings):
 page.start()
 state.read_link_choice("wt.step", range(1, len(STEPS) + 1))
 st.session_state.setdefault("wt.step", 1)
+presenting = present.active()
+slide = st.container() if presenting else None  # presenting, the step is a slide at the top
 st.title("Step-by-step walkthrough")
 st.markdown(
     "Six steps turn a group's rewards into advantages. Follow them on your own rewards "
@@ -147,12 +157,18 @@ answer = min(answer or 0, len(members) - 1)
 
 step = st.session_state["wt.step"]
 state.write_link_values("wt.step", "wt.prompt", "wt.answer")
-prev, where, after = st.columns([1, 4, 1], vertical_alignment="center")
+words = STEPS[step - 1]
+slide = slide or st.container()
+prev, where, after = slide.columns([1, 4, 1], vertical_alignment="center")
 prev.button(
     "← Previous", key="wt.prev", on_click=go_to, args=(step - 1,), disabled=step == 1,
     shortcut="Left", help="Left arrow key",
 )  # fmt: skip
-where.progress(step / len(STEPS), text=f"Step {step} of {len(STEPS)}: {STEPS[step - 1]['title']}")
+progress = f"Step {step} of {len(STEPS)}: {words['title']}"
+if presenting:  # the slide's title between its buttons; where it is, under the slide
+    where.subheader(f"{step} · {words['title']}")
+else:
+    where.progress(step / len(STEPS), text=progress)
 after.button(
     "Next →", key="wt.next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS),
     shortcut="Right", help="Right arrow key", type="primary",
@@ -162,9 +178,16 @@ conv = trace.convention
 centred = trace.centred.ravel()[members]
 centred_sum, advantage_sum = trace.group_sums(g)
 advantages = trace.advantages.ravel()[members]
-words = STEPS[step - 1]
 text = words["text_no_scale"] if step == 5 and conv.scale == "none" else words["text"]
-st.subheader(f"{step} · {words['title']}")
+# In reading order the explanation comes first; on a slide the formula and the chart do.
+order = ("maths", "chart", "words", "notes") if presenting else ("words", "maths", "notes", "chart")
+with slide:
+    if not presenting:
+        st.subheader(f"{step} · {words['title']}")
+    box = {name: st.container() for name in order}
+    maths, notes = box["maths"], box["notes"]
+    if presenting:
+        st.progress(step / len(STEPS), text=progress)
 explanation = text.format(
     k=len(members),
     prompt=labels[g],
@@ -174,37 +197,40 @@ explanation = text.format(
     if conv.ddof
     else "K (population std, ddof=0)",
 )
-st.markdown(explanation)
-narrate.listen(f"Step {step}: {words['title']}. {explanation}")
+box["words"].markdown(explanation)
+with box["words"]:
+    narrate.listen(f"Step {step}: {words['title']}. {explanation}")
 
 mean, std = trace.mean[g], trace.std[g]
 if step == 1:
-    st.latex(vector_latex("R", rewards, 6))
+    r_vector = vector_latex("R", rewards, 6)
+    formulas.show(r_vector, narrow=breakable(r_vector), container=maths)
     figure = figures.rewards_figure(rewards, None, None, title="Rewards")
 elif step == 2:
-    st.latex(mean_latex(trace, g))
+    maths.latex(mean_latex(trace, g))
     figure = figures.rewards_figure(rewards, mean, None, title="Rewards and their mean")
 elif step == 3:
-    st.latex(centring_latex(trace, g, answer))
-    st.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
+    maths.latex(centring_latex(trace, g, answer))
+    notes.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
     figure = figures.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
 elif step == 4:
-    st.latex(std_latex(trace, g))
+    formulas.show(std_latex(trace, g), narrow=std_sum_latex(trace, g), container=maths)
     figure = figures.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
 elif step == 5:
-    st.latex(advantage_latex(trace, g, answer))
+    maths.latex(advantage_latex(trace, g, answer))
     if trace.zero_spread[g]:
-        st.info("Every reward is equal: the numerator is 0, so every advantage is exactly 0.")
+        notes.info("Every reward is equal: the numerator is 0, so every advantage is exactly 0.")
     elif trace.damped[g]:
-        st.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
+        notes.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 else:
-    st.latex(vector_latex("A", advantages))
-    st.markdown(describe_group(trace, g))
-    st.caption(f"Sum of the advantages: {fmt(advantage_sum)} (0 up to rounding).")
+    a_vector = vector_latex("A", advantages)
+    formulas.show(a_vector, narrow=breakable(a_vector), container=maths)
+    notes.markdown(describe_group(trace, g))
+    notes.caption(f"Sum of the advantages: {fmt(advantage_sum)} (0 up to rounding).")
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
-show(figure, key="wt.chart")
+show(figure, key="wt.chart", container=box["chart"], slide=True)
 
 st.markdown("**Share this view**: the link below reproduces this step, rewards and answer.")
 controls.share_link()

@@ -12,11 +12,16 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.theme import TEXT
+
 _MATH_BLOCK = re.compile(r"\$\$.*?\$\$", re.S)
 _MATH_INLINE = re.compile(r"(?<!\\)\$(?!\s)([^$\n]{1,200}?)(?<!\s)\$")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_`#>|]+")
 MAX_SPOKEN_CHARS = 20_000
+HEIGHT_PX = 66
+"""The controls' row and the status line under it; the row fits a 390 px phone. (A sandboxed
+player cannot be measured: ``height="content"`` falls back to 150 px.)"""
 _PLAYER = (Path(__file__).parent / "narrate.html").read_text()  # buttons and the Web Speech API
 
 # Words for the symbols an explanation uses, so "R_i - mean" is read sensibly.
@@ -48,13 +53,11 @@ def _say_math(tex: str) -> str:
 def listen(markdown: str) -> None:
     """Play, pause and speed controls that read ``markdown`` aloud in the browser."""
     text = json.dumps(speakable(markdown)).replace("</", "<\\/")
-    dark = st.context.theme.type == "dark"
-    colours = (
-        {"__INK__": "#E6EAF0", "__EDGE__": "#56B4E9", "__FOCUS__": "#56B4E9"}
-        if dark
-        else {"__INK__": "#1B1F24", "__EDGE__": "#0072B2", "__FOCUS__": "#0072B2"}
-    )
+    theme = "dark" if st.context.theme.type == "dark" else "light"
+    edge = {"dark": "#56B4E9", "light": "#0072B2"}[theme]
+    colours = {"__INK__": TEXT[theme], "__EDGE__": edge, "__FOCUS__": edge}
     player = _PLAYER
     for placeholder, colour in colours.items():
         player = player.replace(placeholder, colour)
-    st.iframe(player.replace("__TEXT__", text), height=56, alt="Listen: read this page aloud")
+    alt = "Listen: read this page aloud"
+    st.iframe(player.replace("__TEXT__", text), height=HEIGHT_PX, alt=alt)

@@ -14,11 +14,26 @@ import streamlit as st
 CSS = """
 <style>
   [data-testid="stCaptionContainer"] { color: inherit; opacity: 0.82; }
+  .katex-display > .katex > .katex-html {
+    display: flex; flex-wrap: wrap; justify-content: center; align-items: baseline;
+    row-gap: 0.25em;
+  }
+  /* ui.formulas: a formula's narrow form on a phone, its wide form elsewhere */
+  [class*="st-key-formula-narrow-"] { display: none; }
+  @media (max-width: 640px) {
+    [class*="st-key-formula-wide-"] { display: none; }
+    [class*="st-key-formula-narrow-"] { display: block; }
+  }
+  [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
   [data-testid="stCaptionContainer"] code { color: inherit; }
   [data-testid="stSliderThumbValue"] { color: inherit; }
   [data-testid="stButtonGroup"] button { color: inherit !important; }
   kbd { color: inherit !important; opacity: 1 !important; }
   [data-testid="stWidgetLabel"], button:disabled p { color: inherit; }
+  button .stMarkdownEllipsis, button .stMarkdownEllipsis p {
+    white-space: normal; overflow: visible; text-overflow: clip;
+  }
+  button [data-has-shortcut] { flex-wrap: wrap; justify-content: center; }
   button:disabled, label:has(input:disabled), [data-testid="stWidgetLabel"]:has(+ * [disabled]) {
     opacity: 0.75;
   }
@@ -26,6 +41,36 @@ CSS = """
 """
 
 
+FIT_FORMULAS = """
+<script>
+/* A display formula wider than its column (a phone) is set smaller until it fits, instead
+   of being cut at the right edge; it is measured again whenever the page changes. */
+(() => {
+  if (window.grpoFitFormulas) return;
+  window.grpoFitFormulas = true;
+  const fit = () => {
+    for (const formula of document.querySelectorAll(".katex-display > .katex")) {
+      const box = formula.parentElement;
+      formula.style.fontSize = "";
+      for (let tries = 0; tries < 4 && box.scrollWidth > box.clientWidth + 1; tries++) {
+        const px = parseFloat(getComputedStyle(formula).fontSize);
+        const shrink = (box.clientWidth * 0.98) / box.scrollWidth;
+        formula.style.fontSize = `${Math.floor(px * shrink * 10) / 10}px`;
+      }
+    }
+  };
+  let pending = 0;
+  const later = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(fit); };
+  new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+  addEventListener("resize", later);
+  document.fonts.addEventListener("loadingdone", later);  // KaTeX's fonts change widths
+  later();
+})();
+</script>
+"""
+
+
 def apply() -> None:
-    """Add the app's CSS to this run's page (it takes no space)."""
+    """Add the app's CSS and the formula fitting to this run's page (they take no space)."""
     st.html(CSS)
+    st.html(FIT_FORMULAS, unsafe_allow_javascript=True)

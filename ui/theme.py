@@ -13,6 +13,8 @@ NEUTRAL = "#6B7280"  # grey
 ACCENT = "#009E73"  # bluish green
 BAND = "rgba(230, 159, 0, 0.22)"  # orange, translucent
 BAND_EDGE = "#E69F00"
+TEXT = {"light": "#1B1F24", "dark": "#E6EAF0"}
+"""The themes' text colours (.streamlit/config.toml): full contrast on their backgrounds."""
 INK = "#7A828E"  # mid grey: reference lines that read on light and dark backgrounds
 # Okabe-Ito, with grey for its black, which would vanish on the dark theme.
 SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C8C8C")
@@ -35,4 +37,6 @@ pio.templates[TEMPLATE] = go.layout.Template(
         },
     )
 )
-CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+CHART_CONFIG = {"displayModeBar": False}
+"""Plotly's toolbar off: on a phone it sat on the chart's title. Dragging still zooms, a
+double click resets, and Streamlit's own toolbar shows the chart full screen."""

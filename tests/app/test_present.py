@@ -1,7 +1,11 @@
 """Presentation mode read from the link. (Its buttons live in app.py, outside the page, where
 AppTest does not see them: tests/e2e/test_classroom.py clicks them in a real browser.)"""
 
+import plotly.graph_objects as go
+
 from tests.app.conftest import open_page
+from ui import present
+from ui.present import BODY_PX
 
 
 def test_link_turns_presentation_mode_on():
@@ -19,9 +23,30 @@ def test_off_by_default_and_for_junk():
 def test_charts_get_larger_type_while_presenting():
     at = open_page("pages/walkthrough.py", query={"present": "1"})
     figure = at.get("plotly_chart")[0].proto.spec
-    assert '"size":19' in figure.replace(" ", "")
+    assert f'"size":{BODY_PX}' in figure.replace(" ", "")
     plain = open_page("pages/walkthrough.py").get("plotly_chart")[0].proto.spec
-    assert '"size":19' not in plain.replace(" ", "")
+    assert f'"size":{BODY_PX}' not in plain.replace(" ", "")
+
+
+def test_every_text_of_a_presented_chart_is_body_size_in_the_text_colour():
+    figure = go.Figure(
+        [go.Bar(y=[1, -1], text=["+1", "−1"]), go.Heatmap(z=[[1, -1]], colorbar={"title": "A"})],
+        layout={
+            "title": "t",
+            "annotations": [{"text": "eps", "x": 0, "y": 1, "font": {"size": 12}}],
+            "xaxis2": {"title": "x"},
+        },
+    )
+    figure = present.readable(figure, "#123456", BODY_PX)
+    layout = figure.layout
+    for axis in (layout.xaxis, layout.xaxis2, layout.yaxis):
+        assert axis.tickfont.size == BODY_PX and axis.tickfont.color == "#123456"
+        assert axis.title.font.size == BODY_PX
+    assert layout.annotations[0].font.size == BODY_PX
+    assert layout.annotations[0].font.color == "#123456"
+    assert layout.legend.font.size == BODY_PX and layout.title.font.size > BODY_PX
+    assert figure.data[0].textfont.size == BODY_PX
+    assert figure.data[1].colorbar.tickfont.size == BODY_PX
 
 
 def test_presentation_mode_survives_a_page_change():

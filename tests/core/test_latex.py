@@ -3,7 +3,14 @@
 import math
 
 from grpo_core import advantage_trace
-from grpo_core.latex import advantage_latex, mean_latex, std_latex
+from grpo_core.latex import (
+    advantage_latex,
+    breakable,
+    mean_latex,
+    std_latex,
+    std_sum_latex,
+    vector_latex,
+)
 
 
 def test_issue_example_formula_with_numbers():
@@ -32,3 +39,25 @@ def test_centring_sums_vectors_and_the_ddof_ratio():
     assert all(abs(s) < 1e-12 for s in trl.group_sums(0))
     assert sample_to_population_ratio(8) == math.sqrt(7 / 8)
     assert vector_latex("A", list(range(13))).endswith(r"11, \dots)")
+
+
+def test_std_as_a_sum_that_wraps_gives_the_same_numbers():
+    trace = advantage_trace([1, 0, 1, 1, 0, 0, 1, 0], convention="trl")
+    narrow = std_sum_latex(trace, 0)
+    assert narrow == (
+        r"S = (0.5)^2 + (-0.5)^2 + (0.5)^2 + (0.5)^2 + (-0.5)^2 + (-0.5)^2 + (0.5)^2"
+        r" + (-0.5)^2 = 2, \quad \sigma = \sqrt{S / (8 - 1)} = 0.5345"
+    )
+    assert std_latex(trace, 0).endswith("0.5345")  # the wide form agrees
+    whiteboard = advantage_trace([2, 4, 4, 4, 5, 5, 7, 9], convention="zscore")
+    assert std_sum_latex(whiteboard, 0).endswith(r"= 32, \quad \sigma = \sqrt{S / 8} = 2")
+    long = advantage_trace(list(range(12)), convention="zscore")  # elided, total of all 12
+    assert r"\dots" in std_sum_latex(long, 0) and "= 143," in std_sum_latex(long, 0)
+    one = advantage_trace([3.0], convention="verl")
+    assert std_sum_latex(one, 0) == std_latex(one, 0)
+
+
+def test_breakable_allows_a_break_after_commas_outside_braces():
+    assert breakable("A = (1, -2, 3)") == r"A = (1,\allowbreak -2,\allowbreak 3)"
+    assert breakable(r"\frac{a, b}{c}, d") == r"\frac{a, b}{c},\allowbreak d"
+    assert breakable(vector_latex("R", [1, 0])) == r"R = (1,\allowbreak 0)"

@@ -10,6 +10,7 @@ without validating again (~1 ms). A rerun with the same inputs builds nothing.
 from __future__ import annotations
 
 import functools
+import textwrap
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -105,15 +106,67 @@ def freeze(value):
     return value
 
 
-def show(figure: go.Figure, *, key: str, container=None) -> None:
-    """Draw a figure with the app's chart settings; larger type while presenting."""
-    (container or st).plotly_chart(present.scale_figure(figure), key=key, config=CHART_CONFIG)
+def show(figure: go.Figure, *, key: str, container=None, slide: bool = False) -> None:
+    """Draw a figure with the app's chart settings; larger type while presenting.
+
+    slide: the chart of a slide, sized to share a 1280×720 screen with a title and a formula
+    while presenting (``present.SLIDE_CHART_PX``).
+    """
+    figure = present.scale_figure(figure, slide=slide)
+    (container or st).plotly_chart(figure, key=key, config=CHART_CONFIG)
+
+
+TITLE_CHARS = 40
+"""A title longer than this is set in lines: Plotly cuts a title at a phone's edge."""
+PHONE_LEGEND_PX = 320
+"""The width a legend has on a 390 px phone."""
+LINE_PX = 22
+"""The height of a line of title or legend (14 px type)."""
 
 
 def figure(data: list[dict], title: str, height: int, **layout) -> dict:
-    """A figure dict in the app's template."""
+    """A figure dict in the app's template.
+
+    The title is set in lines of at most ``TITLE_CHARS``. A legend left where the template
+    puts it (above the plot) hangs from under the title and the top margin leaves room for
+    as many rows as it takes on a phone, so the two never overprint at any width.
+    """
+    lines = textwrap.wrap(title, TITLE_CHARS) or [""]
+    text = "<br>".join(lines)
+    # Plotly sets a title's last line where its first should be: pad it down by the others.
+    heading = {"text": text, "y": 1, "pad": {"t": 8 + LINE_PX * (len(lines) - 1)}}
+    title = heading if len(lines) > 1 else text
     layout = {"template": TEMPLATE, "title": title, "height": height, **layout}
+    rows = legend_rows(data)
+    if rows and "y" not in layout.get("legend", {}):
+        under_title = 14 + LINE_PX * len(lines) if title else 8
+        layout["legend"] = {
+            "orientation": "h", "yref": "container", "y": 1 - under_title / height,
+            "yanchor": "top", "x": 0, "xanchor": "left", **layout.get("legend", {}),
+        }  # fmt: skip
+        top = max(layout.get("margin", {}).get("t", 72), under_title + LINE_PX * rows + 16)
+        layout["margin"] = {**layout.get("margin", {}), "t": top}
+    elif len(lines) > 1:
+        top = layout.get("margin", {}).get("t", 72) + LINE_PX * (len(lines) - 1)
+        layout["margin"] = {**layout.get("margin", {}), "t": top}
     return {"data": data, "layout": layout}
+
+
+def legend_rows(data: list[dict]) -> int:
+    """Rows a horizontal legend of these traces takes on a phone (0: no legend).
+
+    An entry is about 7 px a character of its name plus 40 px of symbol and gap.
+    """
+    names = [t.get("name", "") for t in data if t.get("showlegend", True) and t.get("name")]
+    if len(names) < 2:
+        return 0
+    rows, used = 1, 0
+    for name in names:
+        width = 7 * len(name) + 40
+        if used and used + width > PHONE_LEGEND_PX:
+            rows, used = rows + 1, 0
+        used += width
+    return rows
 
 
 # --- signs -----------------------------------------------------------------------------------
@@ -207,7 +260,11 @@ def label(x: float, y: float, text: str, color: str | None = None, **where) -> d
 
 
 def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
-    """Side-by-side axes (x, x2, ...; y, y2, ...) and their titles, like make_subplots."""
+    """Side-by-side axes (x, x2, ...; y, y2, ...) and their titles, like make_subplots.
+
+    A title "name: what it does" is set in two lines, so three panels' titles fit side by
+    side on a phone.
+    """
     n = len(titles)
     width = (1 - gap * (n - 1)) / n
     axes, notes = {}, []
@@ -216,16 +273,17 @@ def panels(titles: list[str], gap: float = 0.06) -> tuple[dict, list[dict]]:
         start = i * (width + gap)
         axes[f"xaxis{suffix}"] = {"domain": [start, start + width], "anchor": f"y{suffix}"}
         axes[f"yaxis{suffix}"] = {"anchor": f"x{suffix}"}
+        head, _, rest = title.partition(": ")  # "group: ÷ its own std" in two short lines
         notes.append(
             {
-                "text": f"<b>{title}</b>",
+                "text": f"<b>{head}</b>" + (f"<br>{rest}" if rest else ""),
                 "x": start + width / 2,
                 "xref": "paper",
                 "y": 1.0,
                 "yref": "paper",
                 "yanchor": "bottom",
                 "showarrow": False,
-                "font": {"size": 14},
+                "font": {"size": 12},
             }
         )
     return axes, notes

@@ -98,32 +98,51 @@ def token_lines_figure(series: dict[str, np.ndarray], *, title: str) -> dict:
 
 @cached_figure
 def memory_figure(by_model: pd.DataFrame, *, title: str) -> dict:
-    """Stacked bars of GB per model, one bar per setup (with / without the critic)."""
+    """Stacked bars of GB per model, one bar per setup (with / without the critic).
+
+    The numbers stand on the page's background, never on a fill: each model's GB in its
+    legend entry, each setup's total above its bar. Fills are the model's colour with its
+    hatch over it, so the stack reads without colour too.
+    """
     data = []
     for model, (colour, hatch) in MODEL_STYLE.items():
         rows = by_model[by_model["model"] == model]
         if rows.empty:
             continue
+        sizes = " / ".join(f"{gb:,.0f}" for gb in dict.fromkeys(rows["gb"]))
         data.append(
             {
                 "type": "bar",
                 "x": rows["setup"].to_numpy(),
                 "y": rows["gb"].to_numpy(),
-                "name": model,
-                "marker": {"color": colour, "pattern": {"shape": hatch, "fgcolor": INK}},
-                "text": [f"{model}<br>{gb:,.0f} GB" for gb in rows["gb"]],
-                "textposition": "inside",
-                "insidetextanchor": "middle",
+                "name": f"{model} {sizes} GB",
+                "marker": {
+                    "color": colour,
+                    "pattern": {"shape": hatch, "fillmode": "overlay", "fgcolor": INK},
+                },
                 "hovertemplate": f"{model}: %{{y:,.1f}} GB<extra>%{{x}}</extra>",
             }
         )
+    totals = by_model.groupby("setup", sort=False)["gb"].sum()
+    notes = [
+        {
+            "x": setup,
+            "y": gb,
+            "text": f"<b>{gb:,.0f} GB</b>",
+            "yanchor": "bottom",
+            "showarrow": False,
+            "font": {"size": 14},
+        }
+        for setup, gb in totals.items()
+    ]
     return figure(
         data,
         title,
-        380,
+        420,
         barmode="stack",
+        annotations=notes,
         legend={"traceorder": "normal"},
-        yaxis={"title": "GB (10⁹ bytes)"},
+        yaxis={"title": "GB (10⁹ bytes)", "range": [0, float(totals.max()) * 1.15]},
     )
 
 
@@ -137,7 +156,10 @@ def compute_figure(frame: pd.DataFrame, *, title: str) -> dict:
             "x": frame[column].to_numpy(),
             "name": name,
             "orientation": "h",
-            "marker": {"color": colour, "pattern": {"shape": hatch, "fgcolor": INK}},
+            "marker": {
+                "color": colour,
+                "pattern": {"shape": hatch, "fillmode": "overlay", "fgcolor": INK},
+            },
             "hovertemplate": f"{name}: %{{x:,.0f}} TFLOP<extra>%{{y}}</extra>",
         }
         for column, name, colour, hatch in COMPUTE_PARTS

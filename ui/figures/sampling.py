@@ -71,7 +71,8 @@ def stages_figure(summary: pd.DataFrame) -> dict:
             "name": "all-equal groups (no signal)",
             "marker": {"color": NEUTRAL, "pattern": {"shape": NEGATIVE_PATTERN}},
             "text": [n or "" for n in summary["without_signal"]],
-            "textposition": "inside",
+            "textposition": "outside",  # above the stack, on the background, not on hatching
+            "cliponaxis": False,
         },
     ]
     return figure(data, "The batch at each stage", 400, barmode="stack", yaxis={"title": "groups"})
