@@ -2,10 +2,9 @@
 
 import streamlit as st
 
-import content
 from grpo_core import advantage_trace
 from grpo_core.compare import sample_to_population_ratio
-from grpo_core.format import fmt, signed
+from grpo_core.format import fmt
 from grpo_core.latex import (
     advantage_latex,
     breakable,
@@ -16,72 +15,13 @@ from grpo_core.latex import (
     vector_latex,
 )
 from grpo_core.sentences import describe_group
-from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
-from ui import controls, formulas, narrate, page, present, state
+from ui import controls, formulas, narrate, nav, page, present, state
+from ui import walkthrough_page as wp
 from ui.figures import group as figures
 from ui.figures.common import show
 
-STEPS = content.read_toml("walkthrough.toml")["step"]
+STEPS = wp.STEPS
 WHITEBOARD = [2, 4, 4, 4, 5, 5, 7, 9]  # mean 5, population std 2: every step is round
-
-
-def go_to(step: int) -> None:
-    st.session_state["wt.step"] = min(max(step, 1), len(STEPS))
-
-
-@st.cache_data
-def load_example() -> WorkedExample:
-    return load_worked_example()
-
-
-def real_example(example: WorkedExample, settings: state.Settings):
-    """The problem, the verifier's options, and one card per answer; returns the group's trace."""
-    st.markdown(f"**The problem.** {example.problem}")
-    strict_col, bonus_col = st.columns(2)
-    strict = strict_col.toggle(
-        "Strict verifier: only a last line `Answer: <number>` counts",
-        value=True,
-        key="wt.strict",
-        bind="query-params",
-    )
-    bonus = bonus_col.select_slider(
-        "Format bonus for a well-formatted answer",
-        [0.0, 0.05, 0.1, 0.2, 0.5],
-        key="wt.bonus",
-        bind="query-params",
-    )
-    grades = [
-        grade(a.text, example.reference, format_bonus=bonus, strict=strict) for a in example.answers
-    ]
-    st.caption(
-        f"The reference answer is {example.reference}. Tick or untick **correct** to regrade an "
-        "answer by hand and watch every advantage in the group move."
-    )
-    correct = [
-        st.session_state.get(f"wt.rg.{strict}.{a.id}", g.correct)
-        for a, g in zip(example.answers, grades, strict=True)
-    ]
-    rewards = [
-        verifier_reward(c, g.well_formatted, format_bonus=bonus)
-        for c, g in zip(correct, grades, strict=True)
-    ]
-    trace = advantage_trace(rewards, **settings.kwargs())
-    columns = st.columns(2)
-    for i, (answer, g) in enumerate(zip(example.answers, grades, strict=True)):
-        a = trace.advantages[i]
-        tint = "blue" if a > 0 else "orange" if a < 0 else "gray"
-        verdict = "pushed up ↑" if a > 0 else "pushed down ↓" if a < 0 else "unchanged"
-        with columns[i % 2].container(border=True):
-            st.markdown(
-                f"**Answer {answer.id}** · reward {fmt(rewards[i])} · "
-                f":{tint}-background[A = {signed(a)}, {verdict}]"
-            )
-            st.checkbox("correct", value=g.correct, key=f"wt.rg.{strict}.{answer.id}")
-            st.code(answer.text.strip(), language=None, wrap_lines=True)
-            read = "no answer line" if g.extracted is None else f"read {g.extracted}"
-            formatted = "well formatted" if g.well_formatted else "not in the required format"
-            st.caption(f"Verifier: {read}, {formatted}. {answer.note}")
-    return trace
 
 
 page.start()
@@ -122,7 +62,7 @@ if source == "whiteboard":
 elif source == "real":
     with st.expander("Convention"):
         controls.settings_controls()
-    trace = real_example(load_example(), state.settings())
+    trace = wp.real_example(wp.load_example(), state.settings())
     labels = ["The library problem"]
 else:
     with st.expander("Convention"):
@@ -133,9 +73,7 @@ else:
         st.warning(note)
     if not batch.rewards:
         st.info("The playground has no usable rewards: enter some there first.")
-        st.page_link(
-            "pages/playground.py", label="Open the reward playground", icon=":material/science:"
-        )
+        nav.link("playground", "Open the reward playground")
         st.stop()
     trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kwargs())
     labels = [f"Prompt {p}" for p in trace.labels]
@@ -161,7 +99,7 @@ words = STEPS[step - 1]
 slide = slide or st.container()
 prev, where, after = slide.columns([1, 4, 1], vertical_alignment="center")
 prev.button(
-    "← Previous", key="wt.prev", on_click=go_to, args=(step - 1,), disabled=step == 1,
+    "← Previous", key="wt.prev", on_click=wp.go_to, args=(step - 1,), disabled=step == 1,
     shortcut="Left", help="Left arrow key",
 )  # fmt: skip
 progress = f"Step {step} of {len(STEPS)}: {words['title']}"
@@ -170,7 +108,7 @@ if presenting:  # the slide's title between its buttons; where it is, under the 
 else:
     where.progress(step / len(STEPS), text=progress)
 after.button(
-    "Next →", key="wt.next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS),
+    "Next →", key="wt.next", on_click=wp.go_to, args=(step + 1,), disabled=step == len(STEPS),
     shortcut="Right", help="Right arrow key", type="primary",
 )  # fmt: skip
 

@@ -1,0 +1,74 @@
+"""What the walkthrough shows besides its steps: moving between steps, and the real math
+problem's eight written answers graded by a verifier, each regradable by hand."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import content
+from grpo_core import advantage_trace
+from grpo_core.advantages import AdvantageTrace
+from grpo_core.format import fmt, signed
+from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
+from ui import state
+
+STEPS = content.read_toml("walkthrough.toml")["step"]
+
+
+def go_to(step: int) -> None:
+    st.session_state["wt.step"] = min(max(step, 1), len(STEPS))
+
+
+@st.cache_data
+def load_example() -> WorkedExample:
+    return load_worked_example()
+
+
+def real_example(example: WorkedExample, settings: state.Settings) -> AdvantageTrace:
+    """The problem, the verifier's options, and one card per answer; returns the group's trace."""
+    st.markdown(f"**The problem.** {example.problem}")
+    strict_col, bonus_col = st.columns(2)
+    strict = strict_col.toggle(
+        "Strict verifier: only a last line `Answer: <number>` counts",
+        value=True,
+        key="wt.strict",
+        bind="query-params",
+    )
+    bonus = bonus_col.select_slider(
+        "Format bonus for a well-formatted answer",
+        [0.0, 0.05, 0.1, 0.2, 0.5],
+        key="wt.bonus",
+        bind="query-params",
+    )
+    grades = [
+        grade(a.text, example.reference, format_bonus=bonus, strict=strict) for a in example.answers
+    ]
+    st.caption(
+        f"The reference answer is {example.reference}. Tick or untick **correct** to regrade an "
+        "answer by hand and watch every advantage in the group move."
+    )
+    correct = [
+        st.session_state.get(f"wt.rg.{strict}.{a.id}", g.correct)
+        for a, g in zip(example.answers, grades, strict=True)
+    ]
+    rewards = [
+        verifier_reward(c, g.well_formatted, format_bonus=bonus)
+        for c, g in zip(correct, grades, strict=True)
+    ]
+    trace = advantage_trace(rewards, **settings.kwargs())
+    columns = st.columns(2)
+    for i, (answer, g) in enumerate(zip(example.answers, grades, strict=True)):
+        a = trace.advantages[i]
+        tint = "blue" if a > 0 else "orange" if a < 0 else "gray"
+        verdict = "pushed up ↑" if a > 0 else "pushed down ↓" if a < 0 else "unchanged"
+        with columns[i % 2].container(border=True):
+            st.markdown(
+                f"**Answer {answer.id}** · reward {fmt(rewards[i])} · "
+                f":{tint}-background[A = {signed(a)}, {verdict}]"
+            )
+            st.checkbox("correct", value=g.correct, key=f"wt.rg.{strict}.{answer.id}")
+            st.code(answer.text.strip(), language=None, wrap_lines=True)
+            read = "no answer line" if g.extracted is None else f"read {g.extracted}"
+            formatted = "well formatted" if g.well_formatted else "not in the required format"
+            st.caption(f"Verifier: {read}, {formatted}. {answer.note}")
+    return trace
