@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, learn, narrate, page
+from ui import controls, learn, narrate, page, state
 
 ALL = "all"
 
@@ -24,7 +24,7 @@ st.markdown(doc.intro)
 # The URL's ``s`` names the section shown alone (a section's anchor); anything else is
 # ignored and every section is shown.
 if "guide.s" not in st.session_state:
-    wanted = st.query_params.get("s")
+    wanted = st.query_params.get(state.GUIDE_SECTION_PARAM)
     st.session_state["guide.s"] = wanted if wanted in titles else ALL
 left, right = st.columns([3, 2])
 with right:
@@ -36,9 +36,9 @@ with right:
         help="For a class: project one section, step with Previous / Next; the link keeps it.",
     )
 if shown == ALL:
-    st.query_params.pop("s", None)
+    st.query_params.pop(state.GUIDE_SECTION_PARAM, None)
 else:
-    st.query_params["s"] = shown
+    st.query_params[state.GUIDE_SECTION_PARAM] = shown
 with left:
     if shown == ALL:
         st.markdown("**Contents**")

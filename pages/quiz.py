@@ -16,7 +16,7 @@ from practice.session import (
     score,
     start_quiz,
 )
-from ui import certificate, page
+from ui import certificate, page, state
 from ui import quiz_store as kept
 from ui import quiz_widgets as qw
 from ui.secret import cert_key_or_problem, cert_secret_or_problem
@@ -87,7 +87,7 @@ key, key_problem = cert_key_or_problem()
 
 # Restore: this session's quiz, else the link's, else a fresh quiz; its answers are always
 # the store's. A link is read when it is not the one this session last wrote.
-link = st.query_params.get("p")
+link = st.query_params.get(state.QUIZ_PROGRESS_PARAM)
 if "qz.state" not in s or (link and link != s.get("qz.param")):
     restored = kept.from_link(link, secret) if link else None
     if link and restored is None:
@@ -98,8 +98,8 @@ if "qz.state" not in s or (link and link != s.get("qz.param")):
     begin(restored or kept.keep(start_quiz(qw.bank_ids(), kept.random_seed())))
 quiz = s["qz.state"] = kept.load(s["qz.state"].quiz_id) or s["qz.state"]
 param = s["qz.param"] = qw.progress_param(quiz, secret)
-if st.query_params.get("p") != param:
-    st.query_params["p"] = param
+if st.query_params.get(state.QUIZ_PROGRESS_PARAM) != param:
+    st.query_params[state.QUIZ_PROGRESS_PARAM] = param
 
 with st.expander(f"New quiz · this one: seed {quiz.seed}, {len(quiz.order)} questions"):
     c1, c2, c3 = st.columns([2, 2, 1])

@@ -5,7 +5,7 @@ import streamlit as st
 
 from practice.certificates import MAX_ID_CHARS, OFFLINE_CHECK, verify, verify_legacy
 from practice.questions import TOPICS
-from ui import page
+from ui import page, state
 from ui import quiz_widgets as qw
 from ui.secret import cert_secret_or_problem, keyring_file, keyring_summary, public_keyring
 from ui.text import markdown_safe
@@ -28,7 +28,7 @@ keyring = public_keyring()
 secret, problem = cert_secret_or_problem()
 
 # A link's ?id= fills the box (once per distinct link, so typing is not overwritten).
-linked = st.query_params.get("id")
+linked = st.query_params.get(state.CERTIFICATE_PARAM)
 if linked is not None and linked != s.get("vf.linked"):
     s["vf.linked"] = linked
     s["vf.id"] = linked[:MAX_ID_CHARS]
@@ -94,6 +94,6 @@ with st.container(border=True):
     else:
         st.caption("An older certificate, signed with the lab's shared secret (HMAC).")
 offline_check()
-if st.query_params.get("id") != cert_id:
-    st.query_params["id"] = cert_id
+if st.query_params.get(state.CERTIFICATE_PARAM) != cert_id:
+    st.query_params[state.CERTIFICATE_PARAM] = cert_id
     s["vf.linked"] = cert_id

@@ -23,7 +23,7 @@ import content
 from practice.certificates import MAX_NAME_CHARS, issue, verify
 from practice.questions import TOPICS
 from practice.session import certificate_terms
-from ui import quiz_store
+from ui import quiz_store, state
 from ui import quiz_widgets as qw
 from ui.text import markdown_safe
 
@@ -117,7 +117,7 @@ def section(
         "pages/verify.py",
         label="Check it on the verify page",
         icon=":material/verified:",
-        query_params={"id": cert_id},
+        query_params={state.CERTIFICATE_PARAM: cert_id},
     )
 
 

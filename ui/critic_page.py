@@ -9,6 +9,7 @@ import streamlit as st
 from grpo_core import critic
 from grpo_core.critic import MAX_TOKENS, decode_group, encode_group, response_group
 from grpo_core.format import fmt, signed
+from ui import state
 
 DEFAULT_LENGTHS = [12, 20, 8, 30, 16, 24]
 DEFAULT_REWARDS = [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
@@ -43,9 +44,11 @@ def read_link_once() -> None:
     if "cr.base" in st.session_state:
         return
     reset_group()
-    if "cr.g" in st.query_params:
+    if state.CRITIC_GROUP_PARAM in st.query_params:
         try:
-            lengths, rewards = decode_group(st.query_params["cr.g"], max_responses=MAX_RESPONSES)
+            lengths, rewards = decode_group(
+                st.query_params[state.CRITIC_GROUP_PARAM], max_responses=MAX_RESPONSES
+            )
             set_group(lengths.tolist(), rewards.tolist())
         except ValueError as e:
             st.session_state["cr.link_problem"] = str(e)
@@ -83,8 +86,8 @@ def responses(edited: pd.DataFrame):
             f"These responses cannot be used: {e} Showing the default group until it is fixed."
         )
         return response_group(DEFAULT_LENGTHS, DEFAULT_REWARDS)
-    if st.query_params.get("cr.g") != (link := encode_group(lengths, outcome)):
-        st.query_params["cr.g"] = link
+    if st.query_params.get(state.CRITIC_GROUP_PARAM) != (link := encode_group(lengths, outcome)):
+        st.query_params[state.CRITIC_GROUP_PARAM] = link
     return lengths, outcome
 
 

@@ -9,9 +9,10 @@ while presenting each step is a slide: its title, formula and chart on one 1280Ã
 import plotly.graph_objects as go
 import streamlit as st
 
+from ui.state import PRESENT_PARAM
 from ui.theme import TEXT
 
-KEY = "present"
+KEY = PRESENT_PARAM
 BODY_PX = 21
 """Body text while presenting (the root font size): nothing a room reads is smaller."""
 SLIDE_CHART_PX = 400

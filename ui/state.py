@@ -9,8 +9,11 @@ Session keys
   ``settings.scale``, ``settings.clip``: the advantage settings (see ``Settings``).
 - ``link_read``: the URL was read once for this session.
 
-URL parameters: ``r`` rewards (``1_0_1~0.5_2``), ``c`` convention, and, when set by
-hand, ``ddof``, ``eps``, ``scale``, ``clip``; pages add their own (a bound widget's key).
+URL parameters, all named here: ``r`` rewards (``1_0_1~0.5_2``), ``c`` convention, and,
+when set by hand, ``ddof``, ``eps``, ``scale``, ``clip`` (``LINK_PARAMS``); ``present``
+presentation mode; ``s`` the guide's section; ``cr.g`` the critic page's responses; ``id`` a
+certificate to verify; class mode's ``class`` join code (``practice.class_link``). A widget
+bound to the URL (``bind="query-params"``) adds its own key (``eps.value``, ``cr.bias``).
 Parameters in ``PRIVATE_PARAMS`` belong to one reader and never go into a share link.
 """
 
@@ -36,6 +39,10 @@ DEFAULT_GRID = [
 LINK_PARAMS = ("r", "c", "ddof", "eps", "scale", "clip")
 """The URL parameters _read_link reads and checks itself (with a message)."""
 QUIZ_PROGRESS_PARAM = "p"
+PRESENT_PARAM = "present"
+GUIDE_SECTION_PARAM = "s"
+CRITIC_GROUP_PARAM = "cr.g"
+CERTIFICATE_PARAM = "id"
 LEARNER_PARAM = "learner"
 PRIVATE_PARAMS = frozenset({QUIZ_PROGRESS_PARAM, LEARNER_PARAM, *CLASS_PRIVATE_PARAMS})
 """URL parameters that belong to the reader, not to the view: the quiz's progress ``p``,
