@@ -14,6 +14,7 @@ before it turns Markdown into HTML.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import content
@@ -36,6 +37,7 @@ def fill(markdown: str) -> str:
     return PLACEHOLDER.sub(number, markdown)
 
 
+@functools.cache
 def claims() -> dict[str, dict]:
     """The entries of content/claims.toml by id."""
     return {entry["id"]: entry for entry in content.read_toml("claims.toml")["claim"]}
