@@ -75,7 +75,8 @@ class SimConfig:
     {0, 0.1, ..., 0.4}, drawn per prompt and answer. "shifted": 2 if correct else 1."""
     difficulty: float = 2.0
     """Mean hidden difficulty: the log-odds of failing a prompt at step 0
-    (2.0: about 12% of answers are correct at the start)."""
+    (2.0: a prompt of mean difficulty starts with about 12% of its answers correct,
+    1/(1+e^2); averaged over the default spread 1.5, about 19%)."""
     difficulty_spread: float = 1.5
     """Std over prompts of the hidden difficulty, >= 0: easy and hard prompts."""
 

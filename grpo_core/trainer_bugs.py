@@ -101,9 +101,13 @@ def historical_advantages(name: str, rewards) -> np.ndarray:
         )
     conv = HISTORICAL_CONVENTIONS[name]
     return group_advantages(
-        rewards, convention="trl", ddof=conv.ddof, eps=conv.eps, scale=conv.scale,
+        rewards,
+        convention="trl",
+        ddof=conv.ddof,
+        eps=conv.eps,
+        scale=conv.scale,
         clip=np.inf if conv.clip is None else conv.clip,
-    )  # fmt: skip
+    )
 
 
 @dataclass(frozen=True)

@@ -83,9 +83,12 @@ source = st.segmented_control(
 )
 if source == "typed":
     entered = lab.rewards_input(
-        "Rewards", "conv.rewards", TYPED, help=lab.words("conventions", "typed_help"),
+        "Rewards",
+        "conv.rewards",
+        TYPED,
+        help=lab.words("conventions", "typed_help"),
         one_prompt=False,
-    )  # fmt: skip
+    )
 else:
     parsed = state.parsed_rewards()
     entered = parsed.groups

@@ -93,17 +93,27 @@ else:
     if tour:
         smaller, where, larger = st.columns([3, 5, 3], vertical_alignment="center")
         smaller.button(
-            "← Smaller eps", key="eps.prev", on_click=step_regime, args=(tour, eps, -1),
-            disabled=eps <= tour[0][1], shortcut="PageUp", help="Page Up (or a clicker)",
-        )  # fmt: skip
+            "← Smaller eps",
+            key="eps.prev",
+            on_click=step_regime,
+            args=(tour, eps, -1),
+            disabled=eps <= tour[0][1],
+            shortcut="PageUp",
+            help="Page Up (or a clicker)",
+        )
         where.caption(
             "Step through the regimes: "
             + " → ".join(f"{name} (eps {fmt(value)})" for name, value in tour)
         )
         larger.button(
-            "Larger eps →", key="eps.next", on_click=step_regime, args=(tour, eps, 1),
-            disabled=eps >= tour[-1][1], shortcut="PageDown", help="Page Down (or a clicker)",
-        )  # fmt: skip
+            "Larger eps →",
+            key="eps.next",
+            on_click=step_regime,
+            args=(tour, eps, 1),
+            disabled=eps >= tour[-1][1],
+            shortcut="PageDown",
+            help="Page Down (or a clicker)",
+        )
     st.markdown(f"At eps = {fmt(eps)} this group is in the **{REGIME_WORDS[regime]}** regime.")
     show(
         figures.eps_sweep_figure(

@@ -67,9 +67,13 @@ trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kw
 
 prompt_labels = [f"Prompt {p}" for p in trace.labels]
 shown = st.segmented_control(
-    "Show", range(len(prompt_labels)), format_func=lambda g: prompt_labels[g],
-    default=0, key="pg.prompt", required=True,
-)  # fmt: skip
+    "Show",
+    range(len(prompt_labels)),
+    format_func=lambda g: prompt_labels[g],
+    default=0,
+    key="pg.prompt",
+    required=True,
+)
 g = 0 if shown is None else shown
 members = trace.group_index == g
 rewards, advantages = trace.rewards[members], trace.advantages[members]

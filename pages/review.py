@@ -20,8 +20,11 @@ st.markdown(
 
 if st.session_state.get(learner.DELETED_KEY) and not learner.current():
     st.success("Your data was deleted: nothing is stored under your old key any more.")
-    st.button("Start afresh with a new key", key="review.fresh",
-              on_click=lambda: st.session_state.pop(learner.DELETED_KEY, None))  # fmt: skip
+    st.button(
+        "Start afresh with a new key",
+        key="review.fresh",
+        on_click=lambda: st.session_state.pop(learner.DELETED_KEY, None),
+    )
     st.stop()
 
 key = learner.ensure()
@@ -36,8 +39,12 @@ with st.expander("Your learner link: keep it to come back", expanded=not attempt
         "part of a share link."
     )
     st.code(link, language=None, wrap_lines=True)
-    st.image(qr_png(link, scale=6), caption="Your learner link", width=220,
-             alt="QR code of your learner link")  # fmt: skip
+    st.image(
+        qr_png(link, scale=6),
+        caption="Your learner link",
+        width=220,
+        alt="QR code of your learner link",
+    )
 
 # 1 · Due today ---------------------------------------------------------------------------------
 st.header("1 · Due today")

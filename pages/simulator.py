@@ -15,6 +15,7 @@ from grpo_core.sim_report import (
 )
 from grpo_core.simulate import REWARD_KINDS, SimConfig, simulate_cached
 from ui import controls, narrate, page, prose
+from ui import simulator_page as sp
 from ui.figures import simulator as figures
 from ui.figures.common import show
 
@@ -24,22 +25,14 @@ BAND_LABELS = {"min-max": "min–max over seeds", "std": "mean ± 1 std over see
 HELP = {
     "sim.conv": "Which trainer's formula (see the Library conventions page).",
     "sim.clr": "In (0, 1]: 1 jumps straight to the batch's mean reward.",
-    "sim.diff": "2.0: about 12% of answers are correct at the start.",
+    "sim.diff": "2.0: a prompt of mean difficulty starts with about 12% of its answers "
+    "right (about 19% averaged over the default spread of difficulties).",
 }
 
 
 def bound(key: str) -> dict:
     """A widget's key, its help and its place in the link."""
     return {"key": key, "help": HELP.get(key), "bind": "query-params"}
-
-
-def label(name: str) -> str:
-    return ESTIMATORS[name].label
-
-
-def per_estimator(table, cell) -> str:
-    """'GRPO 81%; RLOO 79%; ...': one cell per row of ``estimator_table``."""
-    return "; ".join(f"{label(row.estimator)} {cell(row)}" for row in table.itertuples())
 
 
 page.start()
@@ -53,7 +46,7 @@ estimators = st.multiselect(
     "Estimators (one switch each)",
     list(ESTIMATORS),
     default=list(DEFAULTS.estimators),
-    format_func=label,
+    format_func=sp.label,
     **bound("sim.est"),
 )
 with st.expander("What each estimator does"):
@@ -76,16 +69,25 @@ difficulty = c3.slider(
 reward = c4.selectbox("Reward", REWARD_KINDS, **bound("sim.reward"))
 seed = c5.number_input("Seed", 0, 1_000_000, DEFAULTS.seed, **bound("sim.seed"))
 if steps > MAX_STEPS:
-    st.warning(f"At most {MAX_STEPS} training steps here, to keep a run quick: running "
-               f"{MAX_STEPS} instead of {steps:,}.")  # fmt: skip
+    st.warning(
+        f"At most {MAX_STEPS} training steps here, to keep a run quick: running "
+        f"{MAX_STEPS} instead of {steps:,}."
+    )
     steps = MAX_STEPS
 
 try:
     config = SimConfig(
-        estimators=tuple(estimators), convention=convention, group_size=int(group_size),
-        steps=int(steps), num_seeds=int(num_seeds), lr=float(lr), critic_lr=float(critic_lr),
-        difficulty=float(difficulty), reward=reward, seed=int(seed),
-    )  # fmt: skip
+        estimators=tuple(estimators),
+        convention=convention,
+        group_size=int(group_size),
+        steps=int(steps),
+        num_seeds=int(num_seeds),
+        lr=float(lr),
+        critic_lr=float(critic_lr),
+        difficulty=float(difficulty),
+        reward=reward,
+        seed=int(seed),
+    )
 except ValueError as e:
     st.error(f"These settings cannot run: {e}")
     st.markdown("**Share this view**")
@@ -116,7 +118,7 @@ st.caption(
     f"Accuracy (probability of a correct answer, mean over {config.num_prompts} prompts) "
     f"against training step, mean over {config.num_seeds} seeds with a {BAND_LABELS[band]} "
     "band; each estimator has its own colour, dash and marker. Final accuracy: "
-    + per_estimator(
+    + sp.per_estimator(
         table, lambda r: f"{r.final_accuracy:.0%} ({r.final_min:.0%}–{r.final_max:.0%})"
     )
     + "."
@@ -135,7 +137,7 @@ with left:
     st.caption(
         "Cosine between each step's gradient estimate (every prompt) and the exact gradient "
         "of the expected reward, mean over seeds: 1 is straight uphill. Mean over training: "
-        + per_estimator(table, lambda r: f"{r.gradient_cosine:.2f}")
+        + sp.per_estimator(table, lambda r: f"{r.gradient_cosine:.2f}")
         + "."
     )
 with right:
@@ -150,36 +152,14 @@ with right:
     st.caption(
         f"Fraction of prompts whose {config.group_size} rewards were all equal (no signal for "
         "a group baseline), mean over seeds, first step → last: "
-        + per_estimator(table, lambda r: f"{r.zero_spread_first:.0%} → {r.zero_spread_last:.0%}")
+        + sp.per_estimator(table, lambda r: f"{r.zero_spread_first:.0%} → {r.zero_spread_last:.0%}")
         + "."
     )
 st.markdown(prose.section("critic.md", "simulator-alignment"))
 if "reinforce" in config.estimators:
     st.markdown(prose.section("critic.md", "simulator-reinforce"))
 
-with st.expander("The raw gradient variance, and why it misleads"):
-    if config.group_size > 1:
-        noisiest = table.sort_values("grad_variance", kind="stable").estimator
-        st.markdown(
-            prose.section("critic.md", "simulator-variance").format(
-                lowest=label(noisiest.iloc[0]), highest=label(noisiest.iloc[-1])
-            )
-        )
-        log_noise = st.toggle("Log scale", value=True, key="sim.log")
-        noise = figures.curves_figure(
-            curves, "grad_variance", title="Variance of the per-sample gradient terms",
-            y_title="variance (mean over prompts, seeds)", log=bool(log_noise),
-        )  # fmt: skip
-        show(noise, key="sim.noise")
-        st.caption(
-            "Variance of each step's gradient estimate, from the spread of its K per-sample "
-            "terms. Mean over training: "
-            + per_estimator(table, lambda r: f"{r.grad_variance:.3g}")
-            + ". GRPO's std division rescales its advantages, so its variance is on another "
-            "scale."
-        )
-    else:
-        st.info("With K = 1 there is no spread between samples to measure gradient noise from.")
+sp.raw_variance(config, table, curves)
 
 if (critic := critic_error_bands(result)) is not None:
     title = "The PPO critic's value error"

@@ -25,9 +25,13 @@ st.markdown(citations.cite(TEXT["log"]["intro"]))
 # 1. The log -------------------------------------------------------------------------------
 st.subheader("1 · The log")
 source = st.segmented_control(
-    "Log", ["sample", "upload"], default="sample", required=True, key="tl.source",
+    "Log",
+    ["sample", "upload"],
+    default="sample",
+    required=True,
+    key="tl.source",
     format_func={"sample": "The sample log", "upload": "Upload your own"}.get,
-)  # fmt: skip
+)
 upload = None
 if source == "upload":
     st.markdown(citations.cite(TEXT["log"]["formats"]))

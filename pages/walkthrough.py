@@ -99,18 +99,29 @@ words = STEPS[step - 1]
 slide = slide or st.container()
 prev, where, after = slide.columns([1, 4, 1], vertical_alignment="center")
 prev.button(
-    "← Previous", key="wt.prev", on_click=wp.go_to, args=(step - 1,), disabled=step == 1,
-    shortcut="Left", help="Left arrow key",
-)  # fmt: skip
+    "← Previous",
+    key="wt.prev",
+    on_click=wp.go_to,
+    args=(step - 1,),
+    disabled=step == 1,
+    shortcut="Left",
+    help="Left arrow key",
+)
 progress = f"Step {step} of {len(STEPS)}: {words['title']}"
 if presenting:  # the slide's title between its buttons; where it is, under the slide
     where.subheader(f"{step} · {words['title']}")
 else:
     where.progress(step / len(STEPS), text=progress)
 after.button(
-    "Next →", key="wt.next", on_click=wp.go_to, args=(step + 1,), disabled=step == len(STEPS),
-    shortcut="Right", help="Right arrow key", type="primary",
-)  # fmt: skip
+    "Next →",
+    key="wt.next",
+    on_click=wp.go_to,
+    args=(step + 1,),
+    disabled=step == len(STEPS),
+    shortcut="Right",
+    help="Right arrow key",
+    type="primary",
+)
 
 conv = trace.convention
 centred = trace.centred.ravel()[members]

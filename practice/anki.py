@@ -174,9 +174,11 @@ def note_for(question: Question) -> genanki.Note:
         fields = [blanks_text(question), explanation, topic, question.id]
         return genanki.Note(model=CLOZE_MODEL, fields=fields, guid=guid, tags=[question.topic])
     front, back = {
-        "choice": _choice_fields, "redflag": _choice_fields,
-        "numeric": _drill_fields, "followup": _followup_fields,
-    }[question.kind](question)  # fmt: skip
+        "choice": _choice_fields,
+        "redflag": _choice_fields,
+        "numeric": _drill_fields,
+        "followup": _followup_fields,
+    }[question.kind](question)
     if explanation and question.kind != "followup":
         back += f"<p>{explanation}</p>"
     fields = [front, back, topic, question.id]

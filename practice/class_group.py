@@ -52,9 +52,12 @@ def room_group(rewards: Sequence[float], convention: str) -> RoomGroup:
         note = (
             "Only one student answered: a group of one has no spread to compare with, "
             "so GRPO gets no signal from it"
-            + (f" ({convention} refuses it)." if get_convention(convention).refuses_singleton
-               else ".")
-        )  # fmt: skip
+            + (
+                f" ({convention} refuses it)."
+                if get_convention(convention).refuses_singleton
+                else "."
+            )
+        )
         return RoomGroup(r, np.zeros(1), np.zeros(1), float(r[0]), 0.0, convention, note)
     trace = advantage_trace(r, convention=convention)
     note = ""
@@ -64,10 +67,14 @@ def room_group(rewards: Sequence[float], convention: str) -> RoomGroup:
             "Every advantage is 0, so this prompt teaches the model nothing."
         )
     return RoomGroup(
-        r, trace.advantages.reshape(-1), trace.centred.reshape(-1), float(trace.mean[0]),
+        r,
+        trace.advantages.reshape(-1),
+        trace.centred.reshape(-1),
+        float(trace.mean[0]),
         float(trace.std[0]),
-        convention, note,
-    )  # fmt: skip
+        convention,
+        note,
+    )
 
 
 def why(group: RoomGroup, i: int) -> str:

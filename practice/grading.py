@@ -363,8 +363,14 @@ def grade_followup(question_id: str, answer) -> FollowupResult:
     points = question.key_points
     if not isinstance(answer, str) or not answer.strip():
         problem = "Empty: write your answer first." if isinstance(answer, str) else "Not text."
-        return FollowupResult(0.0, (False,) * len(points), (PointMatch(False),) * len(points),
-                              tuple(p.text for p in points), (), problem)  # fmt: skip
+        return FollowupResult(
+            0.0,
+            (False,) * len(points),
+            (PointMatch(False),) * len(points),
+            tuple(p.text for p in points),
+            (),
+            problem,
+        )
     problem = None
     if len(answer) > MAX_FOLLOWUP_CHARS:
         problem = f"Only the first {MAX_FOLLOWUP_CHARS} characters were graded."

@@ -39,11 +39,14 @@ def recall_by_day(attempts: Sequence[Attempt], topics: Mapping[str, str]) -> pd.
     ``topic``, ``attempts`` (count) and ``recall`` (mean score in [0, 1]); sorted by day,
     then topic. Attempts at questions no longer in the bank are left out."""
     rows = [
-        {"day": datetime.fromtimestamp(a.at, UTC).date(), "topic": topics[a.question_id],
-         "score": a.score}
+        {
+            "day": datetime.fromtimestamp(a.at, UTC).date(),
+            "topic": topics[a.question_id],
+            "score": a.score,
+        }
         for a in attempts
         if a.question_id in topics
-    ]  # fmt: skip
+    ]
     if not rows:
         return pd.DataFrame({"day": [], "topic": [], "attempts": [], "recall": []})
     table = pd.DataFrame(rows).groupby(["day", "topic"], sort=True)["score"]

@@ -26,11 +26,15 @@ def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -
     text = [f"{b.count} ✓" if show_correct and b.correct else str(b.count) for b in bars]
     data = [
         {
-            "type": "bar", "x": labels, "y": [b.count for b in bars], "text": text,
-            "textposition": "outside", "marker": {"color": colours},
+            "type": "bar",
+            "x": labels,
+            "y": [b.count for b in bars],
+            "text": text,
+            "textposition": "outside",
+            "marker": {"color": colours},
             "hovertemplate": "%{x}: %{y}<extra></extra>",
         }
-    ]  # fmt: skip
+    ]
     return figure(data, title, 360, yaxis={"title": "students", "rangemode": "tozero"})
 
 
@@ -40,11 +44,12 @@ def advantage_figure(labels: tuple[str, ...], group: RoomGroup) -> dict:
     names = [html.escape(x) for x in labels]
     values = [float(a) for a in group.advantages]
     bar = {
-        "type": "bar", "marker": sign_marker(values),
+        "type": "bar",
+        "marker": sign_marker(values),
         "customdata": [[n, float(r)] for n, r in zip(names, group.rewards, strict=True)],
         "hovertemplate": "%{customdata[0]}: reward %{customdata[1]}, advantage %{y:+.3f}"
         "<extra></extra>",
-    }  # fmt: skip
+    }
     if len(names) <= MAX_LABELLED:
         bar.update(x=names, y=values, text=[signed(v) for v in values], textposition="outside")
         xaxis = {"type": "category", "tickangle": -45 if len(names) > 12 else 0}

@@ -59,8 +59,9 @@ def join_panel(session: ClassSession, secret: bytes, *, compact: bool) -> None:
         st.caption("Your lecturer link: keep it private, it controls this session.")
         st.code(
             f"{base_url()}?{lecturer_query(session.code, session.created, secret=secret)}",
-            language=None, wrap_lines=True,
-        )  # fmt: skip
+            language=None,
+            wrap_lines=True,
+        )
     with right:
         st.image(qr_png(link), caption="Scan to join", width=360)
 
@@ -80,24 +81,34 @@ def _open(store: ClassStore, code: str, spec: RoundSpec, revote_of: int | None =
 
 def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
     """Pick a bank question, or a "be the group" round, and open it."""
-    box = st.expander("Ask the first question" if first else "Ask the next question",
-                      expanded=first, icon=":material/add_circle:")  # fmt: skip
+    box = st.expander(
+        "Ask the first question" if first else "Ask the next question",
+        expanded=first,
+        icon=":material/add_circle:",
+    )
     with box.form("cls.ask", border=False):
         st.selectbox("Question", _askable(), format_func=_question_label, key="cls.question")
         st.toggle(
-            "Be the group: the room's rewards become one GRPO group", key="cls.group",
+            "Be the group: the room's rewards become one GRPO group",
+            key="cls.group",
             help="Each answer is graded into a reward (1/0, partial credit for blanks).",
-        )  # fmt: skip
+        )
         st.selectbox("Convention", list(CONVENTIONS), key="cls.convention")
-        st.form_submit_button("Open this round", key="cls.open", type="primary",
-                              on_click=_open_asked, args=(store, code))  # fmt: skip
+        st.form_submit_button(
+            "Open this round",
+            key="cls.open",
+            type="primary",
+            on_click=_open_asked,
+            args=(store, code),
+        )
 
 
 def _open_asked(store: ClassStore, code: str) -> None:
     """Open the round the form asks for (a callback: the page then draws it)."""
     s = st.session_state
-    spec = RoundSpec(s["cls.question"], bool(s["cls.group"]), secrets.randbelow(2**31),
-                     s["cls.convention"])  # fmt: skip
+    spec = RoundSpec(
+        s["cls.question"], bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"]
+    )
     _open(store, code, spec)
 
 
@@ -115,16 +126,34 @@ def round_panel(store: ClassStore, code: str, r: Round) -> None:
     b1, b2 = st.columns(2)
     if r.open:
         if not spec.group:
-            b1.button("Close & show the distribution", key="cls.show_distribution",
-                      on_click=_reveal, args=(store, code, r.number, "distribution"))  # fmt: skip
-        b2.button("Close & reveal the answer", key="cls.reveal", type="primary",
-                  on_click=_reveal, args=(store, code, r.number, "answer"))  # fmt: skip
+            b1.button(
+                "Close & show the distribution",
+                key="cls.show_distribution",
+                on_click=_reveal,
+                args=(store, code, r.number, "distribution"),
+            )
+        b2.button(
+            "Close & reveal the answer",
+            key="cls.reveal",
+            type="primary",
+            on_click=_reveal,
+            args=(store, code, r.number, "answer"),
+        )
     elif r.reveal == "distribution":
         if not r.revote_of:
-            b1.button("Convince your neighbour: vote again", key="cls.revote",
-                      on_click=_open, args=(store, code, spec, r.number))  # fmt: skip
-        b2.button("Reveal the answer", key="cls.reveal", type="primary",
-                  on_click=_reveal, args=(store, code, r.number, "answer"))  # fmt: skip
+            b1.button(
+                "Convince your neighbour: vote again",
+                key="cls.revote",
+                on_click=_open,
+                args=(store, code, spec, r.number),
+            )
+        b2.button(
+            "Reveal the answer",
+            key="cls.reveal",
+            type="primary",
+            on_click=_reveal,
+            args=(store, code, r.number, "answer"),
+        )
     live_count(store, code, r.number)
     if r.reveal != "none" and not spec.group:
         votes = [n for n in (r.revote_of, r.number) if n]
@@ -157,9 +186,15 @@ def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) ->
     answers = store.answers(code, r.number)
     rewards = [grade_answer(question, drill, a.answer).reward for a in answers]
     names = list(CONVENTIONS)
-    convention = st.segmented_control(
-        "Convention", names, default=spec.convention, key=f"cls.shown_convention.{r.number}",
-    ) or spec.convention  # fmt: skip
+    convention = (
+        st.segmented_control(
+            "Convention",
+            names,
+            default=spec.convention,
+            key=f"cls.shown_convention.{r.number}",
+        )
+        or spec.convention
+    )
     group = room_group(rewards, convention)
     k, m, s = st.columns(3)
     k.metric("K (students who answered)", group.k)
@@ -177,13 +212,18 @@ def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) ->
         )
         with st.expander("Step by step, on the room's numbers"):
             st.dataframe(
-                {"student": [a.label for a in answers], "reward R_i": group.rewards,
-                 "R_i − baseline": group.centred, "advantage A_i": group.advantages},
-                hide_index=True, column_config={
+                {
+                    "student": [a.label for a in answers],
+                    "reward R_i": group.rewards,
+                    "R_i − baseline": group.centred,
+                    "advantage A_i": group.advantages,
+                },
+                hide_index=True,
+                column_config={
                     name: st.column_config.NumberColumn(format="%.4f")
                     for name in ("R_i − baseline", "advantage A_i")
                 },
-            )  # fmt: skip
+            )
         conv = get_convention(convention)
         if conv.baseline == "mean" and conv.scale == "group":
             st.latex(
@@ -199,13 +239,19 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
     convention = st.session_state.get("cls.convention") or "trl"
     rows = result_rows(
         [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds],
-        qw.by_id().get, convention,
-    )  # fmt: skip
+        qw.by_id().get,
+        convention,
+    )
     left, right = st.columns(2)
     left.download_button(
-        "Download the results (CSV)", results_csv(rows), file_name=f"class-{session.code}.csv",
-        mime="text/csv", key="cls.csv", icon=":material/download:",
-    )  # fmt: skip
+        "Download the results (CSV)",
+        results_csv(rows),
+        file_name=f"class-{session.code}.csv",
+        mime="text/csv",
+        key="cls.csv",
+        icon=":material/download:",
+    )
     if not session.ended:
-        right.button("End the session", key="cls.end", on_click=store.end_session,
-                     args=(session.code,))  # fmt: skip
+        right.button(
+            "End the session", key="cls.end", on_click=store.end_session, args=(session.code,)
+        )

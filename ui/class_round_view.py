@@ -33,15 +33,22 @@ def inputs(question: Question, drill: Drill | None, key: str, stored: str | None
         index = int(stored) if stored and stored.isdigit() and int(stored) in options else None
         label = "Pick the wrong one" if question.kind == "redflag" else "Your answer"
         chosen = st.radio(
-            label, options, index=index, key=key, horizontal=True,
+            label,
+            options,
+            index=index,
+            key=key,
+            horizontal=True,
             format_func=lambda i: OPTION_LETTERS[i],
-        )  # fmt: skip
+        )
         return None if chosen is None else str(chosen)
     if question.kind == "numeric":
         typed = st.text_input(
-            f"Your value of A_{drill.ask}", value=stored or "", max_chars=MAX_NUMBER_CHARS,
-            key=key, placeholder="e.g. -0.87",
-        )  # fmt: skip
+            f"Your value of A_{drill.ask}",
+            value=stored or "",
+            max_chars=MAX_NUMBER_CHARS,
+            key=key,
+            placeholder="e.g. -0.87",
+        )
         return typed.strip() or None
     texts = _stored_blanks(stored, len(question.blanks))
     typed = [

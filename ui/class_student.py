@@ -42,9 +42,11 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
     st.subheader(f"Join class {session.code}")
     with st.form("cls.join_form"):
         nickname = st.text_input(
-            "Nickname (optional: shown on the projector)", max_chars=MAX_NICKNAME_CHARS,
-            key="cls.nickname", placeholder="leave empty to stay anonymous",
-        )  # fmt: skip
+            "Nickname (optional: shown on the projector)",
+            max_chars=MAX_NICKNAME_CHARS,
+            key="cls.nickname",
+            placeholder="leave empty to stay anonymous",
+        )
         if st.form_submit_button("Join", key="cls.join", type="primary"):
             try:
                 student = store.join(session.code, (nickname or "")[:MAX_NICKNAME_CHARS])
@@ -85,13 +87,15 @@ def send(store: ClassStore, code: str, token: str, pending: str) -> None:
         st.session_state["cls.notice"] = ("error", markdown_safe(str(refusal)))
     except Exception:
         st.session_state["cls.notice"] = (
-            "warning", "Not sent yet: the connection dropped. It is sent again by itself.",
-        )  # fmt: skip
+            "warning",
+            "Not sent yet: the connection dropped. It is sent again by itself.",
+        )
         return
     else:
         st.session_state["cls.notice"] = (
-            "success", "Your answer is in. You can change it until the round closes.",
-        )  # fmt: skip
+            "success",
+            "Your answer is in. You can change it until the round closes.",
+        )
     if PENDING_PARAM in st.query_params:
         del st.query_params[PENDING_PARAM]
 
@@ -135,8 +139,9 @@ def student_view(store: ClassStore, session: ClassSession, token: str) -> None:
                     st.session_state["cls.notice"] = ("warning", "Pick or type an answer first.")
                 elif len(answer) > MAX_ANSWER_CHARS:
                     st.session_state["cls.notice"] = (
-                        "warning", f"Too long: at most {MAX_ANSWER_CHARS} characters.",
-                    )  # fmt: skip
+                        "warning",
+                        f"Too long: at most {MAX_ANSWER_CHARS} characters.",
+                    )
                 else:
                     pending = f"{r.number}~{new_token()}~{answer}"
                     st.query_params[PENDING_PARAM] = pending
@@ -164,8 +169,9 @@ def result(store, code, r: Round, question, drill, spec, answers, mine) -> None:
         ("**Right.** " if grade.correct else "**Not this time.** ") + grade.feedback
     )
     if spec.group:
-        group = room_group([grade_answer(question, drill, a.answer).reward for a in answers],
-                           spec.convention)  # fmt: skip
+        group = room_group(
+            [grade_answer(question, drill, a.answer).reward for a in answers], spec.convention
+        )
         i = next(i for i, a in enumerate(answers) if a.token == mine.token)
         st.metric("Your advantage", signed(float(group.advantages[i])), border=True)
         st.markdown(why(group, i))

@@ -26,11 +26,23 @@ _PLAYER = (Path(__file__).parent / "narrate.html").read_text()  # buttons and th
 
 # Words for the symbols an explanation uses, so "R_i - mean" is read sensibly.
 _SAY = {
-    r"\varepsilon": " epsilon ", r"\epsilon": " epsilon ", r"\sigma": " sigma ",
-    r"\mu": " mu ", r"\bar R": " R bar ", r"\sqrt": " square root of ", r"\frac": " fraction ",
-    r"\pm": " plus or minus ", r"\times": " times ", r"\le": " at most ", r"\ge": " at least ",
-    "_": " sub ", "^": " to the ", "=": " equals ", "−": " minus ", "±": " plus or minus ",
-}  # fmt: skip
+    r"\varepsilon": " epsilon ",
+    r"\epsilon": " epsilon ",
+    r"\sigma": " sigma ",
+    r"\mu": " mu ",
+    r"\bar R": " R bar ",
+    r"\sqrt": " square root of ",
+    r"\frac": " fraction ",
+    r"\pm": " plus or minus ",
+    r"\times": " times ",
+    r"\le": " at most ",
+    r"\ge": " at least ",
+    "_": " sub ",
+    "^": " to the ",
+    "=": " equals ",
+    "−": " minus ",
+    "±": " plus or minus ",
+}
 
 
 def speakable(markdown: str) -> str:

@@ -89,8 +89,9 @@ def home_alias() -> st.Page:
     switches to the home page at ``/``, keeping the link's parameters; without it
     Streamlit shows "Page not found" over the home page."""
     _, title, icon, url = _entry("home")
-    return st.Page(_to_home, title=title, icon=f":material/{icon}:", url_path=url,
-                   visibility="hidden")  # fmt: skip
+    return st.Page(
+        _to_home, title=title, icon=f":material/{icon}:", url_path=url, visibility="hidden"
+    )
 
 
 def pages() -> dict[str, list]:

@@ -129,11 +129,19 @@ def controls() -> None:
     if active():
         st.html(_CSS)
         st.button(
-            "Exit presentation mode", key="present-exit", on_click=_switch, args=(False,),
-            icon=":material/close_fullscreen:", type="tertiary",
-        )  # fmt: skip
+            "Exit presentation mode",
+            key="present-exit",
+            on_click=_switch,
+            args=(False,),
+            icon=":material/close_fullscreen:",
+            type="tertiary",
+        )
     else:
         st.sidebar.button(
-            "Presentation mode", key="present.enter", on_click=_switch, args=(True,),
-            icon=":material/co_present:", help="Large type for projecting; also ?present=1",
-        )  # fmt: skip
+            "Presentation mode",
+            key="present.enter",
+            on_click=_switch,
+            args=(True,),
+            icon=":material/co_present:",
+            help="Large type for projecting; also ?present=1",
+        )

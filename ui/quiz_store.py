@@ -70,9 +70,14 @@ def record_review(question: Question, credit: bool | Fraction, seconds: float) -
         key = learner.current()
         if key:
             record_attempt(
-                class_store(), key, question.id, correct=float(credit),
-                seconds=max(0.0, seconds), kind=question.kind, when=learner.now(),
-            )  # fmt: skip
+                class_store(),
+                key,
+                question.id,
+                correct=float(credit),
+                seconds=max(0.0, seconds),
+                kind=question.kind,
+                when=learner.now(),
+            )
     except StoreRefusal:  # the key was deleted in another tab: nothing to schedule
         pass
 

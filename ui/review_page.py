@@ -62,9 +62,15 @@ def _save(key: str, question: Question) -> None:
     qid, correct, seconds = answered
     rating = st.session_state.get("review.rating")
     review.record_attempt(
-        class_store(), key, qid, correct=correct, seconds=seconds, kind=question.kind,
-        when=learner.now(), rating=rating,
-    )  # fmt: skip
+        class_store(),
+        key,
+        qid,
+        correct=correct,
+        seconds=seconds,
+        kind=question.kind,
+        when=learner.now(),
+        rating=rating,
+    )
     st.session_state.pop(_STARTED, None)
     st.session_state.pop("review.rating", None)
     qw.forget(PREFIX)
@@ -95,8 +101,9 @@ def answer_card(key: str, due: review.Due, seed: int) -> None:
         format_func=lambda r: review.RATING_NAMES[review.Rating(r)],
         key="review.rating",
     )
-    st.button("Save and next", key="review.save", type="primary", on_click=_save,
-              args=(key, question))  # fmt: skip
+    st.button(
+        "Save and next", key="review.save", type="primary", on_click=_save, args=(key, question)
+    )
 
 
 def due_summary(due: list[review.Due]) -> str:
@@ -188,27 +195,51 @@ def your_data(key: str) -> None:
     notice()
     left, right = st.columns(2)
     left.download_button(
-        "Export progress (JSON)", functools.partial(export_json, class_store(), key),
-        file_name="grpo-progress.json", mime="application/json", key="review.export",
+        "Export progress (JSON)",
+        functools.partial(export_json, class_store(), key),
+        file_name="grpo-progress.json",
+        mime="application/json",
+        key="review.export",
         on_click="ignore",
-    )  # fmt: skip
+    )
     right.download_button(
-        "Download the Anki deck (.apkg)", build_deck, file_name="grpo-advantage-lab.apkg",
-        mime="application/octet-stream", key="review.anki", on_click="ignore",
-    )  # fmt: skip
+        "Download the Anki deck (.apkg)",
+        build_deck,
+        file_name="grpo-advantage-lab.apkg",
+        mime="application/octet-stream",
+        key="review.anki",
+        on_click="ignore",
+    )
     st.file_uploader(
-        "Import progress (a JSON export)", type=["json"], key="review.import",
+        "Import progress (a JSON export)",
+        type=["json"],
+        key="review.import",
         max_upload_size=max(1, MAX_IMPORT_BYTES // 1_000_000),
-    )  # fmt: skip
-    st.button("Import (replaces this key's progress)", key="review.import_go",
-              on_click=_import, args=(key,))  # fmt: skip
+    )
+    st.button(
+        "Import (replaces this key's progress)",
+        key="review.import_go",
+        on_click=_import,
+        args=(key,),
+    )
     if not st.session_state.get("review.confirm"):
-        st.button("Delete my data", key="review.delete",
-                  on_click=lambda: st.session_state.update({"review.confirm": True}))  # fmt: skip
+        st.button(
+            "Delete my data",
+            key="review.delete",
+            on_click=lambda: st.session_state.update({"review.confirm": True}),
+        )
         return
     st.warning("Delete every attempt and card stored under this key? This cannot be undone.")
     yes, no = st.columns(2)
-    yes.button("Yes, delete everything", key="review.delete_yes", type="primary",
-               on_click=_delete, args=(key,))  # fmt: skip
-    no.button("Cancel", key="review.delete_no",
-              on_click=lambda: st.session_state.pop("review.confirm", None))  # fmt: skip
+    yes.button(
+        "Yes, delete everything",
+        key="review.delete_yes",
+        type="primary",
+        on_click=_delete,
+        args=(key,),
+    )
+    no.button(
+        "Cancel",
+        key="review.delete_no",
+        on_click=lambda: st.session_state.pop("review.confirm", None),
+    )

@@ -240,13 +240,23 @@ class RedisStore(LearnerRedis, QuizRedis):
         code = normal_code(code)
         verdict = self._submit(
             keys=[
-                _key(code, "s"), _key(code, "students"), _key(code, f"r:{number}"),
-                _key(code, f"a:{number}"), _key(code, f"t:{number}"), _key(code, f"c:{number}"),
-                _key(code, "seen"), _key(code, "rate"),
+                _key(code, "s"),
+                _key(code, "students"),
+                _key(code, f"r:{number}"),
+                _key(code, f"a:{number}"),
+                _key(code, f"t:{number}"),
+                _key(code, f"c:{number}"),
+                _key(code, "seen"),
+                _key(code, "rate"),
             ],
-            args=[repr(self.clock()), token, answer, f"{token} {submit_id}",
-                  MAX_SUBMITS_PER_SECOND],
-        )  # fmt: skip
+            args=[
+                repr(self.clock()),
+                token,
+                answer,
+                f"{token} {submit_id}",
+                MAX_SUBMITS_PER_SECOND,
+            ],
+        )
         if verdict == "unknown":
             raise UnknownSession(code)
         if verdict == "closed":

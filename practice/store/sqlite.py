@@ -66,8 +66,12 @@ CREATE TABLE IF NOT EXISTS class_rates (
 """Class tables, all keyed by the session code so a purge deletes a session whole.
 Learner progress has its own tables, with no expiry (``sqlite_learner.LEARNER_SCHEMA``)."""
 _CLASS_TABLES = (
-    "class_students", "class_rounds", "class_answers", "class_submits", "class_rates",
-)  # fmt: skip
+    "class_students",
+    "class_rounds",
+    "class_answers",
+    "class_submits",
+    "class_rates",
+)
 
 
 class SQLiteStore(LearnerSQLite, QuizSQLite):

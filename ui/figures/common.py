@@ -141,9 +141,14 @@ def figure(data: list[dict], title: str, height: int, **layout) -> dict:
     if rows and "y" not in layout.get("legend", {}):
         under_title = 14 + LINE_PX * len(lines) if title else 8
         layout["legend"] = {
-            "orientation": "h", "yref": "container", "y": 1 - under_title / height,
-            "yanchor": "top", "x": 0, "xanchor": "left", **layout.get("legend", {}),
-        }  # fmt: skip
+            "orientation": "h",
+            "yref": "container",
+            "y": 1 - under_title / height,
+            "yanchor": "top",
+            "x": 0,
+            "xanchor": "left",
+            **layout.get("legend", {}),
+        }
         top = max(layout.get("margin", {}).get("t", 72), under_title + LINE_PX * rows + 16)
         layout["margin"] = {**layout.get("margin", {}), "t": top}
     elif len(lines) > 1:
