@@ -31,7 +31,7 @@ from grpo_core.log_summary import (
 )
 from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
-from ui import nav, state
+from ui import nav, present, state
 from ui.text import markdown_safe
 
 SAMPLE = "sample_log.csv"
@@ -149,7 +149,7 @@ def open_buttons(groups: list[np.ndarray], *, key: str, settings: dict | None = 
     ):
         if column.button(label, key=f"{key}.{file}", disabled=too_big, width="stretch"):
             _set_rewards(groups, settings or {})
-            st.switch_page(nav.page(file))
+            st.switch_page(nav.page(file), query_params=present.link_params())
     if too_big:
         st.caption(f"Too large for the playground ({state.MAX_K} answers at most).")
 
