@@ -200,8 +200,15 @@ def pasted_id(text) -> str | None:
 def short_id(cert_id: str) -> str:
     """The short form of a full ID: ``GRPO2-`` and the first ``SHORT_CHARS`` characters of
     its signature. Only a server that keeps the IDs it issued resolves it
-    (``short_key``); the full ID stays the one that verifies offline."""
-    return _PREFIX + cert_id.rsplit(".", 1)[1][:SHORT_CHARS]
+    (``short_key``); the full ID stays the one that verifies offline. ValueError for text
+    that is not shaped like a full ID."""
+    cert_id = pasted_id(cert_id)
+    if cert_id is None or not cert_id.startswith(_PREFIX) or cert_id.count(".") != 1:
+        raise ValueError("a short form is made from a full GRPO2 certificate ID.")
+    signature = cert_id.split(".")[1]
+    if len(signature) < SHORT_CHARS:
+        raise ValueError("that certificate ID is cut short.")
+    return _PREFIX + signature[:SHORT_CHARS]
 
 
 def short_key(text) -> str | None:
