@@ -198,3 +198,21 @@ def test_name_problems_are_explained_and_the_html_escapes_the_name_once():
     page = certificate_html(verify(cert_id, public_key=PUBLIC), cert_id, "verify?id=short")
     assert html.escape(HOSTILE) in page and "<b>O" not in page and "&amp;quot;" not in page
     assert page.count(cert_id) == 1 and short_id(cert_id) in page and "<svg" in page
+
+
+def test_a_stored_card_fsrs_refuses_gives_a_message_not_a_traceback(store):
+    """Issue 24, item 6: a bad card state (stored before imports were validated) broke every
+    quiz answer made with that learner key."""
+    from tests.app.test_practice import answer
+
+    key = store.create_learner()
+    at = open_page(QUIZ, query={"learner": key})
+    first = at.session_state["qz.current"]
+    bad = {"card_id": 1, "state": 3, "step": None, "stability": 1.0, "difficulty": 5.0,
+           "due": "2025-01-01T00:00:00+00:00",
+           "last_review": "2024-12-31T00:00:00+00:00"}  # fmt: skip
+    store.set_card(key, first, bad)
+    answer(at, right=True)  # Check (a toast says the card could not be read), then Next
+    assert not at.exception
+    assert at.session_state["qz.state"].answers[first] == 1
+    assert store.card(key, first) == bad  # nothing was written over it, and nothing raised
