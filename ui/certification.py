@@ -201,7 +201,7 @@ def results(attempt, token, quiz, variants, key, key_problem) -> None:
     sc = score(quiz)
     st.subheader("Your result" if token else "This attempt's result")
     st.markdown(f"### {sc.shown} of {sc.total} points ({sc.percent:.1f}%)")
-    st.caption(certificate.SCORING)
+    st.caption(certificate.scoring(sc.total))
     if attempt.cert_id and key is not None:
         certificate.show_issued(attempt.cert_id, key.public_key(), prefix=PREFIX)
     elif not sc.passing:

@@ -218,8 +218,8 @@ def show_question(
         shown = st.session_state.get(f"{prefix}.shown")
         if not shown or shown[0] != qid:
             st.session_state[f"{prefix}.shown"] = (qid, time.time())
-        label = "Check" if feedback else "Save my answer"
-        _form(question, prefix, option_order(question, seed), drill, on_answer, label)
+        button = "Check" if feedback else "Save my answer"
+        _form(question, prefix, option_order(question, seed), drill, on_answer, button)
         notice = st.session_state.get(f"{prefix}.notice")
         if notice and notice[0] == qid:
             st.warning(notice[1])
@@ -264,7 +264,7 @@ def _form(
     order: tuple[int, ...],
     drill: Drill | None,
     on_answer: OnAnswer,
-    label: str = "Check",
+    button: str = "Check",
 ) -> None:
     """The answer widgets and the button that grades them (nothing reruns before it).
 
@@ -306,7 +306,7 @@ def _form(
                 f"{MAX_FOLLOWUP_CHARS:,} characters are read.",
             )
         st.form_submit_button(
-            label,
+            button,
             key=f"{prefix}.check.{qid}",
             type="primary",
             on_click=_check,
