@@ -174,3 +174,18 @@ def test_collecting_the_answers_then_retaking_does_not_pass(store, clock):
         best = max(best, result.correct)
     assert passes == 0, f"{passes} of 1,000 runs passed"
     assert best < Fraction(len(FAMILIES) * 8, 10)
+
+
+def test_collecting_on_one_key_then_taking_it_on_a_fresh_key_does_not_pass(store, clock):
+    """The wait binds to the learner key, and a new key starts at once with no wait; the
+    answers noted under the old key are worth no more there: 0 passes in 500 runs."""
+    rng = random.Random(25)
+    passes = 0
+    for _ in range(500):
+        first = start(store, store.create_learner(), clock)
+        notes = {i: collect(v) for i, v in cert.items(store, FAMILIES, first.attempt).items()}
+        answer_all(store, first, lambda v: False)
+        fresh = start(store, store.create_learner(), clock)
+        answer_all(store, fresh, lambda v, notes=notes: replay(v, notes, rng))
+        passes += score(cert.state(store, FAMILIES, fresh.attempt)).passing
+    assert passes == 0, f"{passes} of 500 runs passed"
