@@ -1,5 +1,6 @@
-"""Practice pages: the quiz (every kind, feedback, score, review, retry, URL progress,
-certificate), the interview drill, the cheat sheet and the verify page."""
+"""Practice pages: the quiz (every kind, feedback, score, review, retry, URL progress, and
+no certificate: tests/app/test_certification.py has those), the interview drill, the
+cheat sheet and the verify page."""
 
 import logging
 import math
