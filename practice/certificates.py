@@ -60,6 +60,7 @@ DETAILS = {
     "topics": "the topics the quiz covered (bank topic slugs)",
     "kinds": "the kinds of question asked",
     "scoring": "how the score was made, in words",
+    "attempt": "the certification attempt it was issued for (a fingerprint of its id)",
 }
 """The optional details a certificate states, beside name, score and date."""
 MAX_DETAIL_ITEMS, MAX_DETAIL_CHARS = 30, 200
@@ -281,7 +282,8 @@ def _details(details: Mapping) -> dict:
     for key, value in details.items():
         if key not in DETAILS:
             raise ValueError(f"{key!r} is not a certificate detail ({', '.join(DETAILS)}).")
-        items = [value] if key == "scoring" else value
+        single = key in ("scoring", "attempt")
+        items = [value] if single else value
         if not isinstance(items, (list, tuple)) or len(items) > MAX_DETAIL_ITEMS:
             raise ValueError(f"{key} must be a list of at most {MAX_DETAIL_ITEMS} strings.")
         for item in items:
@@ -289,7 +291,7 @@ def _details(details: Mapping) -> dict:
                 raise ValueError(
                     f"{key}: every entry must be text of 1 to {MAX_DETAIL_CHARS} characters."
                 )
-        out[key] = value if key == "scoring" else list(items)
+        out[key] = value if single else list(items)
     return out
 
 

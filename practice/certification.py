@@ -11,13 +11,15 @@ Contract:
   AttemptStore``); nothing about right or wrong is shown before ``submit``.
 - ``issue_certificate`` issues one certificate per passed, submitted attempt, for the
   token's holder only, with the name given the first time: a second call returns the
-  certificate that stands, whatever name it is given.
+  certificate that stands, whatever name it is given. The certificate states the attempt's
+  ``fingerprint``, so two attempts never give the same ID.
 The token lives in the holder's session and in the store, never in a link; the learner
 key (the private learner link) recovers it after a reload (``holder_token``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import secrets
@@ -143,11 +145,26 @@ def issue_certificate(
     quiz = state(store, families, current)
     questions = {i: v.question for i, v in items(store, families, current).items()}
     correct, total, details = certificate_terms(quiz, questions, topic_order)
-    cert_id = issue(name, correct, total, private_key=private_key, scoring=scoring, **details)
+    cert_id = issue(
+        name,
+        correct,
+        total,
+        private_key=private_key,
+        scoring=scoring,
+        attempt=fingerprint(current.attempt_id),
+        **details,
+    )
     try:
         return store.set_certificate(current.attempt_id, token, cert_id, short(cert_id))
     except AttemptRefused as err:
         raise ValueError(str(err)) from None
+
+
+def fingerprint(attempt_id: str) -> str:
+    """What a certificate states of its attempt: 12 hex digits of SHA-256 of the attempt id
+    (binds the certificate to one attempt, so two are never the same ID; the id itself,
+    which the progress link carries, stays out of the public certificate)."""
+    return hashlib.sha256(attempt_id.encode("utf-8")).hexdigest()[:12]
 
 
 def short(cert_id: str) -> str:

@@ -189,3 +189,16 @@ def test_collecting_on_one_key_then_taking_it_on_a_fresh_key_does_not_pass(store
         answer_all(store, fresh, lambda v, notes=notes: replay(v, notes, rng))
         passes += score(cert.state(store, FAMILIES, fresh.attempt)).passing
     assert passes == 0, f"{passes} of 500 runs passed"
+
+
+def test_two_passed_attempts_with_one_name_on_one_day_give_two_certificates(store, clock):
+    """The certificate states its attempt's fingerprint: same name, score and day, two IDs
+    (and two short forms the store can tell apart)."""
+    issued = []
+    for _ in range(2):
+        holding = start(store, store.create_learner(), clock)
+        answer_all(store, holding, right)
+        issued.append(issue(store, holding, "Ada"))
+        info = verify(issued[-1], public_key=KEY.public_key())
+        assert info["attempt"] == cert.fingerprint(holding.attempt.attempt_id)
+    assert issued[0] != issued[1] and short_id(issued[0]) != short_id(issued[1])
