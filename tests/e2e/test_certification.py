@@ -187,6 +187,11 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, browser):
     shot(page, "cert_retake_blocked_1440")
     page.set_viewport_size(PHONE)
     settle(page)
+    widths = page.evaluate(
+        """() => [document.documentElement.scrollWidth,
+                  document.querySelector('[data-testid="stMain"]').scrollWidth]"""
+    )
+    assert max(widths) <= PHONE["width"] + 1, widths  # the long ID wraps, nothing cut off
     shot(page, "cert_retake_blocked_390")
     page.set_viewport_size(DESKTOP)
 
