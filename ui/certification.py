@@ -101,9 +101,9 @@ def _issue(attempt, token, key) -> None:
         s["ct.cert_error"] = str(err)
 
 
-def intro() -> None:
+def intro(wait: float) -> None:
     """What a certification attempt is, and the button that starts one."""
-    hours = engine.retake_wait() / 3600
+    hours = wait / 3600
     st.markdown(
         f"A certification attempt asks **{len(families())} items** with numbers, options and "
         "wording drawn by the server for this attempt. Nothing tells you right or wrong "
@@ -127,13 +127,18 @@ def intro() -> None:
 def view(secret, key, key_problem, link_attempt=None) -> None:
     """The certification mode of the quiz page."""
     s = st.session_state
+    try:
+        wait = engine.retake_wait()
+    except ValueError as err:
+        st.error(f"Certification is not available on this server: {err}")
+        return
     store = class_store()
     who = learner.current()
     attempt = store.attempt(s.get("ct.attempt")) or link_attempt
     if attempt is None and who:
         attempt = store.latest_attempt(who)
     if attempt is None:
-        intro()
+        intro(wait)
         if s.get("ct.error"):
             st.warning(s["ct.error"])
         return
@@ -152,7 +157,7 @@ def view(secret, key, key_problem, link_attempt=None) -> None:
     if attempt.submitted is None:
         taking(attempt, token, quiz, variants)
     else:
-        results(attempt, token, quiz, variants, key, key_problem)
+        results(attempt, token, quiz, variants, key, key_problem, wait)
 
 
 def taking(attempt, token, quiz, variants) -> None:
@@ -196,7 +201,7 @@ def taking(attempt, token, quiz, variants) -> None:
     )
 
 
-def results(attempt, token, quiz, variants, key, key_problem) -> None:
+def results(attempt, token, quiz, variants, key, key_problem, wait: float) -> None:
     """A submitted attempt: the score, the certificate, the retake and every answer."""
     sc = score(quiz)
     st.subheader("Your result" if token else "This attempt's result")
@@ -213,7 +218,7 @@ def results(attempt, token, quiz, variants, key, key_problem) -> None:
     else:
         certificate.name_form(PREFIX, _issue, (attempt, token, key))
     if token:
-        retake(attempt)
+        retake(attempt, wait)
         st.subheader("Every item, with its answer")
         for item in quiz.order:
             variant = variants[item]
@@ -222,9 +227,9 @@ def results(attempt, token, quiz, variants, key, key_problem) -> None:
                 qw.answer_key(variant.question, quiz.seed, variant.drill, where=mark)
 
 
-def retake(attempt) -> None:
+def retake(attempt, wait: float) -> None:
     """When a retake opens, and the button once it has."""
-    opens = attempt.started + engine.retake_wait()
+    opens = attempt.started + wait
     now = learner.now().timestamp()
     if now < opens:
         when = dt.datetime.fromtimestamp(opens, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")

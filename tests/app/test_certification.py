@@ -216,3 +216,10 @@ def test_a_stored_card_fsrs_refuses_gives_a_message_not_a_traceback(store):
     assert not at.exception
     assert at.session_state["qz.state"].answers[first] == 1
     assert store.card(key, first) == bad  # nothing was written over it, and nothing raised
+
+
+def test_a_bad_retake_setting_is_a_message_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("GRPO_CERT_RETAKE_HOURS", "a day")
+    at = certification(open_page(QUIZ))
+    assert any("GRPO_CERT_RETAKE_HOURS must be a number" in e for e in texts(at, "error"))
+    assert "ct.start" not in [b.key for b in at.button]
