@@ -83,7 +83,11 @@ def start_or_resume(
         raise RetakeWait(last.started + wait, now)
     previous = store.quiz(last.attempt_id).seed if last is not None else None
     seed = secrets.randbelow(MAX_SEED + 1)
-    attempt_id, token = store.create_attempt(learner, seed, previous, [f.id for f in families])
+    try:
+        attempt_id, token = store.create_attempt(learner, seed, previous, [f.id for f in families])
+    except AttemptRefused:  # another tab started one a moment ago: resume that one
+        last = store.latest_attempt(learner)
+        return Holding(last, store.attempt_token(last.attempt_id, learner))
     return Holding(store.attempt(attempt_id), token)
 
 

@@ -5,7 +5,8 @@ created) and ``grpo:quiz:<id>:answers`` (hash question id -> credit, written wit
 ``HSETNX``, so the first answer stands atomically; ``:order`` keeps the answering order).
 Certification attempts: ``grpo:attempt:<id>`` (hash: learner, token, previous seed,
 started, then submitted and cert, each set with ``HSETNX`` so the first stands),
-``grpo:attempts:<learner>`` (the learner's latest attempt id) and
+``grpo:attempts:<learner>`` (the learner's latest attempt id),
+``grpo:attempt-open:<learner>`` (set with ``NX`` while one is open: one at a time) and
 ``grpo:cert-short:<short>`` (the full ID a short form names).
 """
 
@@ -83,7 +84,12 @@ class QuizRedis:
     ) -> tuple[str, str]:
         if not is_learner_key(learner):
             raise AttemptRefused("A certification attempt needs a learner key.")
+        check_new_quiz(seed, question_ids)
+        open_key = f"grpo:attempt-open:{learner}"
+        if not self.r.set(open_key, "starting", nx=True, ex=60):  # one open attempt per learner
+            raise AttemptRefused("An attempt of yours is open: finish it first.")
         quiz_id, token = self.create_quiz(seed, question_ids), new_attempt_token()
+        self.r.set(open_key, quiz_id)
         record = {"learner": learner, "token": token, "started": repr(self.clock())}
         if previous_seed is not None:
             record["previous_seed"] = previous_seed
@@ -131,8 +137,10 @@ class QuizRedis:
         for qid in self.r.hget(root, "questions").split("\n"):
             if self.r.hsetnx(answers_key, qid, "0"):
                 self.r.rpush(order_key, qid)
-        self.r.hsetnx(f"grpo:attempt:{attempt_id}", "submitted", repr(self.clock()))
-        return float(self.r.hget(f"grpo:attempt:{attempt_id}", "submitted"))
+        key = f"grpo:attempt:{attempt_id}"
+        if self.r.hsetnx(key, "submitted", repr(self.clock())):
+            self.r.delete(f"grpo:attempt-open:{self.r.hget(key, 'learner')}")
+        return float(self.r.hget(key, "submitted"))
 
     def set_certificate(self, attempt_id: str, token: str, cert_id: str, short: str) -> str:
         if "submitted" not in self._held(attempt_id, token):

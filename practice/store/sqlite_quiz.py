@@ -99,11 +99,17 @@ class QuizSQLite:
     ) -> tuple[str, str]:
         if not is_learner_key(learner):
             raise AttemptRefused("A certification attempt needs a learner key.")
-        quiz_id, token = self.create_quiz(seed, question_ids), new_attempt_token()
-        with self._write() as db:
+        seed, questions = check_new_quiz(seed, question_ids)
+        quiz_id, token, now = new_quiz_id(), new_attempt_token(), self.clock()
+        with self._write() as db:  # one open attempt per learner, however starts race
+            if db.execute(
+                "SELECT 1 FROM cert_attempts WHERE learner = ? AND submitted IS NULL", (learner,)
+            ).fetchone():
+                raise AttemptRefused("An attempt of yours is open: finish it first.")
+            db.execute("INSERT INTO quizzes VALUES (?, ?, ?, ?)", (quiz_id, seed, questions, now))
             db.execute(
                 "INSERT INTO cert_attempts VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL)",
-                (quiz_id, learner, token, previous_seed, self.clock()),
+                (quiz_id, learner, token, previous_seed, now),
             )
         return quiz_id, token
 

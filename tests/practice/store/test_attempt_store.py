@@ -85,3 +85,21 @@ def test_the_latest_attempt_is_the_last_started(make_store, clock):
     second, _ = store.create_attempt(learner, 7, 42, IDS)
     latest = store.latest_attempt(learner)
     assert latest.attempt_id == second and latest.previous_seed == 42
+
+
+def test_one_open_attempt_per_learner_also_when_starts_race(make_store):
+    store = make_store()
+    learner = store.create_learner()
+
+    def start(_):
+        try:
+            return store.create_attempt(learner, 1, None, IDS)[0]
+        except AttemptRefused:
+            return None
+
+    with ThreadPoolExecutor(6) as pool:
+        started_ids = [a for a in pool.map(start, range(12)) if a]
+    assert len(started_ids) == 1
+    token = store.attempt_token(started_ids[0], learner)
+    store.submit_attempt(started_ids[0], token)
+    assert store.create_attempt(learner, 2, 1, IDS)[0] != started_ids[0]  # then the next one
