@@ -10,11 +10,13 @@ certificate signing key GRPO_CERT_KEY and the same GRPO_CERT_SECRET (each taken 
 the environment, else generated once into <run-dir>/cert_key and <run-dir>/cert_secret),
 so a certificate or a progress link made on one replica verifies on any other, and the
 same store (GRPO_STORE from the environment, else a redis-server this script starts on
-loopback), so a lecturer and students on different replicas share one class.
+loopback with append-only persistence in <run-dir>/redis), so a lecturer and students on
+different replicas share one class, and a Redis restart loses no acknowledged vote.
 nginx (Debian's package; only the binary is used) runs in the foreground
 with a config written from deploy/nginx.conf.template into the run directory,
 its own pid file, logs and temp paths. Every few seconds each replica's
-/_stcore/health is polled; a replica that stops answering is restarted.
+/_stcore/health is polled and Redis is pinged; a replica or a Redis that died or stopped
+answering is restarted (Redis on the same port, with the same data).
 Ctrl-C (or --duration) stops everything this script started.
 """
 
@@ -30,6 +32,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -41,6 +44,16 @@ CERT_ENV = "GRPO_CERT_SECRET"
 KEY_ENV = "GRPO_CERT_KEY"
 STORE_ENV = "GRPO_STORE"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+REDIS_FLAGS = [
+    # Every write is appended to <dir>/appendonlydir before Redis replies, and the file is
+    # fsynced once a second: a killed redis-server (SIGTERM or SIGKILL) loses no
+    # acknowledged write; a power cut of the machine loses at most the last second.
+    "--appendonly", "yes",
+    "--appendfsync", "everysec",
+    "--save", "",  # no RDB snapshots besides the append-only file
+    "--protected-mode", "yes",
+]  # fmt: skip
+"""How deploy/run.py runs its redis-server (with --port, --bind 127.0.0.1 and --dir)."""
 
 SERVER_FLAGS = [
     "--server.headless", "true",
@@ -167,6 +180,9 @@ class Deployment:
         self.env: dict[str, str] = {}
         self.restarts = [0] * replicas
         self.redis: subprocess.Popen | None = None
+        self.redis_port = 0
+        """The port of the redis-server started here (0: none), kept across restarts."""
+        self.redis_restarts = 0
 
     @property
     def url(self) -> str:
@@ -214,29 +230,56 @@ class Deployment:
             raise
         return self
 
+    @property
+    def redis_dir(self) -> Path:
+        """Where the redis-server started here keeps its append-only file (kept between
+        runs of this script with the same run directory)."""
+        return self.run_dir / "redis"
+
     def class_store(self) -> str:
         """GRPO_STORE for every replica: the environment's, else a redis-server started
-        here on a free loopback port (``--save '' --appendonly no``: a class session is
-        worth a cache, no more); without Debian's redis-server, one SQLite file in the run
+        here on a free loopback port with append-only persistence (``REDIS_FLAGS``; its
+        data in ``redis_dir``); without Debian's redis-server, one SQLite file in the run
         directory, which replicas on this one machine can share (WAL)."""
         if os.environ.get(STORE_ENV, "").strip():
             return os.environ[STORE_ENV].strip()
         if not Path(REDIS_SERVER).exists():
             print("note: redis-server not found: the replicas share a SQLite file", flush=True)
             return f"sqlite://{self.run_dir / 'grpo.sqlite3'}"
-        port = free_port()
+        self.redis_port = free_port()
+        self.start_redis()
+        return f"redis://127.0.0.1:{self.redis_port}/0"
+
+    def start_redis(self, seconds: float = 60) -> None:
+        """Start redis-server on ``redis_port`` with ``REDIS_FLAGS`` and the data in
+        ``redis_dir``; return once it answers PING (its append-only file loaded)."""
+        self.redis_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.run_dir / "redis.log", "ab")  # noqa: SIM115 (kept by the child)
         self.redis = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.run_dir)],
+            [REDIS_SERVER, "--port", str(self.redis_port), "--bind", "127.0.0.1",
+             "--dir", str(self.redis_dir), *REDIS_FLAGS],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 20
-        while not _answers(port):
+        deadline = time.monotonic() + seconds
+        while _redis_state(self.redis_port) != "up":
             if time.monotonic() > deadline or self.redis.poll() is not None:
                 raise RuntimeError(f"redis-server did not start; see {self.run_dir}/redis.log")
             time.sleep(0.05)
-        return f"redis://127.0.0.1:{port}/0"
+
+    def kill_redis(self, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to the redis-server (a crash or an operator's restart, for
+        rehearsals); the supervisor starts it again."""
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.send_signal(sig)
+            self.redis.wait(timeout=30)
+
+    def kill_replica(self, i: int, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to replica ``i`` (a crash, for rehearsals); the supervisor
+        restarts it."""
+        process = self.apps[i]
+        if process is not None and process.poll() is None:
+            process.send_signal(sig)
+            process.wait(timeout=30)
 
     def start_replica(self, i: int, *, wait: bool = True) -> None:
         log = self.run_dir / f"replica-{i + 1}.log"
@@ -254,15 +297,25 @@ class Deployment:
         """Each replica's /_stcore/health, polled directly."""
         return [healthy(self.replica_url(i) + "/_stcore/health") for i in range(len(self.ports))]
 
-    def supervise(self, seconds: float, every: float = 5.0, max_restarts: int = 5) -> None:
-        """Poll every replica's health until ``seconds`` pass; restart one whose process
-        died, or that failed three polls in a row (a busy replica is not restarted on
-        one slow answer)."""
+    def supervise(
+        self,
+        seconds: float,
+        every: float = 5.0,
+        max_restarts: int = 5,
+        stop: threading.Event | None = None,
+    ) -> None:
+        """Poll every replica's health and ping Redis until ``seconds`` pass (or ``stop``
+        is set); restart a replica whose process died, or that failed three polls in a
+        row (a busy replica is not restarted on one slow answer), and the redis-server
+        when its process died or it refused three polls in a row (one loading its
+        append-only file is left to load). At most ``max_restarts`` each."""
         deadline = time.monotonic() + seconds
-        failures = [0] * len(self.ports)
-        while time.monotonic() < deadline:
+        stop = stop or threading.Event()
+        failures = [0] * (len(self.ports) + 1)  # the replicas', then Redis's
+        while time.monotonic() < deadline and not stop.is_set():
             if self.nginx is not None and self.nginx.poll() is not None:
                 raise RuntimeError("nginx exited; see " + str(self.run_dir / "nginx-error.log"))
+            self._check_redis(failures, max_restarts)
             for i, ok in enumerate(self.check()):
                 failures[i] = 0 if ok else failures[i] + 1
                 process = self.apps[i]
@@ -275,7 +328,23 @@ class Deployment:
                 failures[i] = 0
                 with contextlib.suppress(RuntimeError):
                     self.start_replica(i)
-            time.sleep(min(every, max(0.0, deadline - time.monotonic())))
+            stop.wait(min(every, max(0.0, deadline - time.monotonic())))
+
+    def _check_redis(self, failures: list[int], max_restarts: int) -> None:
+        """One supervision poll of the redis-server started here (none: nothing to do)."""
+        if self.redis is None or self.redis_restarts >= max_restarts:
+            return
+        dead = self.redis.poll() is not None
+        state = "down" if dead else _redis_state(self.redis_port)
+        failures[-1] = failures[-1] + 1 if state == "down" else 0
+        if not (dead or failures[-1] >= 3):
+            return
+        print("redis-server is not answering: restarting it with its data", flush=True)
+        _terminate(self.redis)
+        self.redis_restarts += 1
+        failures[-1] = 0
+        with contextlib.suppress(RuntimeError):
+            self.start_redis()
 
     def stop(self) -> None:
         if self.nginx is not None:
@@ -294,14 +363,18 @@ class Deployment:
         self.stop()
 
 
-def _answers(port: int) -> bool:
-    """Whether a Redis server on 127.0.0.1:``port`` answers PING."""
+def _redis_state(port: int) -> str:
+    """ "up" when a Redis server on 127.0.0.1:``port`` answers PING, "loading" while it
+    reads its append-only file, "down" otherwise."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
             s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
+            answer = s.recv(64)
     except OSError:
-        return False
+        return "down"
+    if answer.startswith(b"+PONG"):
+        return "up"
+    return "loading" if answer.startswith(b"-LOADING") else "down"
 
 
 def _terminate(process: subprocess.Popen) -> None:
