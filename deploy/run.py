@@ -179,9 +179,8 @@ class Deployment:
         self.nginx: subprocess.Popen | None = None
         self.env: dict[str, str] = {}
         self.restarts = [0] * replicas
-        self.redis: subprocess.Popen | None = None
-        self.redis_port = 0
-        """The port of the redis-server started here (0: none), kept across restarts."""
+        self.redis: RedisServer | None = None
+        """The redis-server started here (None when GRPO_STORE names the store)."""
         self.redis_restarts = 0
 
     @property
@@ -230,48 +229,18 @@ class Deployment:
             raise
         return self
 
-    @property
-    def redis_dir(self) -> Path:
-        """Where the redis-server started here keeps its append-only file (kept between
-        runs of this script with the same run directory)."""
-        return self.run_dir / "redis"
-
     def class_store(self) -> str:
-        """GRPO_STORE for every replica: the environment's, else a redis-server started
-        here on a free loopback port with append-only persistence (``REDIS_FLAGS``; its
-        data in ``redis_dir``); without Debian's redis-server, one SQLite file in the run
+        """GRPO_STORE for every replica: the environment's, else a ``RedisServer`` started
+        here on a free loopback port with append-only persistence (its data in
+        <run-dir>/redis); without Debian's redis-server, one SQLite file in the run
         directory, which replicas on this one machine can share (WAL)."""
         if os.environ.get(STORE_ENV, "").strip():
             return os.environ[STORE_ENV].strip()
         if not Path(REDIS_SERVER).exists():
             print("note: redis-server not found: the replicas share a SQLite file", flush=True)
             return f"sqlite://{self.run_dir / 'grpo.sqlite3'}"
-        self.redis_port = free_port()
-        self.start_redis()
-        return f"redis://127.0.0.1:{self.redis_port}/0"
-
-    def start_redis(self, seconds: float = 60) -> None:
-        """Start redis-server on ``redis_port`` with ``REDIS_FLAGS`` and the data in
-        ``redis_dir``; return once it answers PING (its append-only file loaded)."""
-        self.redis_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.run_dir / "redis.log", "ab")  # noqa: SIM115 (kept by the child)
-        self.redis = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.redis_port), "--bind", "127.0.0.1",
-             "--dir", str(self.redis_dir), *REDIS_FLAGS],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        deadline = time.monotonic() + seconds
-        while _redis_state(self.redis_port) != "up":
-            if time.monotonic() > deadline or self.redis.poll() is not None:
-                raise RuntimeError(f"redis-server did not start; see {self.run_dir}/redis.log")
-            time.sleep(0.05)
-
-    def kill_redis(self, sig: int = signal.SIGKILL) -> None:
-        """Send ``sig`` to the redis-server (a crash or an operator's restart, for
-        rehearsals); the supervisor starts it again."""
-        if self.redis is not None and self.redis.poll() is None:
-            self.redis.send_signal(sig)
-            self.redis.wait(timeout=30)
+        self.redis = RedisServer(self.run_dir / "redis", log=self.run_dir / "redis.log").start()
+        return self.redis.url
 
     def kill_replica(self, i: int, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to replica ``i`` (a crash, for rehearsals); the supervisor
@@ -334,17 +303,16 @@ class Deployment:
         """One supervision poll of the redis-server started here (none: nothing to do)."""
         if self.redis is None or self.redis_restarts >= max_restarts:
             return
-        dead = self.redis.poll() is not None
-        state = "down" if dead else _redis_state(self.redis_port)
-        failures[-1] = failures[-1] + 1 if state == "down" else 0
+        dead = not self.redis.running()
+        failures[-1] = failures[-1] + 1 if dead or self.redis.state() == "down" else 0
         if not (dead or failures[-1] >= 3):
             return
         print("redis-server is not answering: restarting it with its data", flush=True)
-        _terminate(self.redis)
+        self.redis.stop()
         self.redis_restarts += 1
         failures[-1] = 0
         with contextlib.suppress(RuntimeError):
-            self.start_redis()
+            self.redis.start()
 
     def stop(self) -> None:
         if self.nginx is not None:
@@ -353,14 +321,65 @@ class Deployment:
         for i in range(len(self.apps)):
             self.stop_replica(i)
         if self.redis is not None:
-            _terminate(self.redis)
-            self.redis = None
+            self.redis.stop()
 
     def __enter__(self) -> Deployment:
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class RedisServer:
+    """A redis-server on a loopback port with append-only persistence (``REDIS_FLAGS``) in
+    ``data_dir``: started again (``start``) it listens on the same port and loads the same
+    data, so the replicas' clients reconnect to it by themselves."""
+
+    def __init__(self, data_dir: Path, *, port: int = 0, log: Path | None = None):
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.log = log
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, seconds: float = 60) -> RedisServer:
+        """Start it; return once it answers PING (its append-only file loaded)."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.data_dir), *REDIS_FLAGS],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + seconds
+        while self.state() != "up":
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
+                raise RuntimeError(f"redis-server did not start on port {self.port} ({self.log})")
+            time.sleep(0.05)
+        return self
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def state(self) -> str:
+        """ "up" (answers PING), "loading" (reading its append-only file) or "down"."""
+        return _redis_state(self.port)
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` (SIGKILL: a crash; SIGTERM: an operator's restart) and wait for the
+        process to end."""
+        if self.running():
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _terminate(self.process)
+            self.process = None
 
 
 def _redis_state(port: int) -> str:

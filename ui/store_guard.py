@@ -47,6 +47,15 @@ UNSAVED = (
     "The store could not be reached, so your last click did nothing: try it again in a moment."
 )
 _SINCE = "store_guard.since"
+STALE_READS = frozenset(
+    {"session", "student", "students", "rounds", "current_round", "answers", "tally"}
+)
+"""Class reads a page may draw from its last answer during an outage (the phone keeps its
+question and its Send button; the projector its last count), marked "reconnecting"."""
+MAX_READS = 64
+"""Class reads kept per browser session (the oldest are dropped)."""
+_READS = "store_guard.reads"
+_RECONNECTING = "store_guard.reconnecting"
 
 
 class StoreFailed(Exception):
@@ -86,9 +95,15 @@ class GuardedStore:
 
 
 def call(store, name: str, method: Callable, *args, **kwargs):
-    """``method(*args, **kwargs)`` with the guard's translation of its errors."""
+    """``method(*args, **kwargs)`` with the guard's translation of its errors; a class read
+    (``STALE_READS``) that meets an outage returns what it returned last in this browser
+    session, and marks the run as reconnecting."""
+    key = (name, args, tuple(sorted(kwargs.items()))) if name in STALE_READS else None
+    reads = _reads()
+    if key is not None and reads is not None and key in reads and _reconnecting():
+        return reads[key]  # this run already met the outage: do not wait on it again
     try:
-        return method(*args, **kwargs)
+        value = method(*args, **kwargs)
     except StoreRefusal:
         raise
     except Exception as err:
@@ -100,12 +115,33 @@ def call(store, name: str, method: Callable, *args, **kwargs):
         else:
             log.exception("store call %s failed", name)
             error = StoreFailed(name)
+        if isinstance(error, StoreUnavailable) and reads is not None:
+            st.session_state[_RECONNECTING] = True
+            if key in reads:
+                return reads[key]
         if _in_callback():  # a button's callback runs before the page: nothing would catch it
             st.session_state[NOTICE_KEY] = (
                 UNSAVED if isinstance(error, StoreUnavailable) else str(error)
             )
             st.rerun()  # in a callback this ends the callback and runs the page afresh
         raise error from err
+    if key is not None and reads is not None:
+        reads.pop(key, None)
+        reads[key] = value
+        while len(reads) > MAX_READS:
+            reads.pop(next(iter(reads)))
+    return value
+
+
+def _reads() -> dict | None:
+    """This browser session's last class reads (None outside a page run)."""
+    if get_script_run_ctx() is None:
+        return None
+    return st.session_state.setdefault(_READS, {})
+
+
+def _reconnecting() -> bool:
+    return bool(st.session_state.get(_RECONNECTING))
 
 
 def _in_callback() -> bool:
@@ -116,21 +152,28 @@ def _in_callback() -> bool:
 
 def run(page: Callable[[], None]) -> None:
     """Run ``page`` (the app's navigation and the page it chose); a store error that
-    escapes it ends the page with a message instead of a traceback."""
+    escapes it ends the page with a message instead of a traceback, and a page drawn from
+    the last reads of an outage gets the reconnecting message at its top."""
+    top = st.container()
     if notice := st.session_state.pop(NOTICE_KEY, None):
-        st.warning(notice, icon=":material/sync_problem:")
+        top.warning(notice, icon=":material/sync_problem:")
+    st.session_state.pop(_RECONNECTING, None)
     try:
         page()
     except StoreUnavailable:
-        outage()
+        outage(top)
     except StoreFailed as err:
         st.error(str(err), icon=":material/error:")
     except StoreRefusal as refusal:
         st.warning(markdown_safe(str(refusal)), icon=":material/info:")
+    else:
+        if _reconnecting():
+            outage(top)
 
 
-def outage() -> None:
-    """The calm message of an outage, and the probe that brings the page back."""
+def outage(where) -> None:
+    """The calm message of an outage in the container ``where``, and the probe that
+    brings the page back."""
     pending = st.query_params.get(PENDING_PARAM)
     if pending:
         st.session_state[PENDING_KEY] = pending
@@ -138,9 +181,10 @@ def outage() -> None:
         text = "Reconnecting: your answer will be sent as soon as the class is back."
     else:
         text = "Reconnecting: this page comes back by itself as soon as the store answers."
-    st.info(text, icon=":material/sync:")
+    where.info(text, icon=":material/sync:")
     st.session_state[_SINCE] = time.monotonic()
-    probe()
+    with where:
+        probe()
 
 
 @st.fragment(run_every=PROBE_SECONDS)
