@@ -45,9 +45,9 @@ KEY_ENV = "GRPO_CERT_KEY"
 STORE_ENV = "GRPO_STORE"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_FLAGS = [
-    # Every write is appended to <dir>/appendonlydir before Redis replies, and the file is
-    # fsynced once a second: a killed redis-server (SIGTERM or SIGKILL) loses no
-    # acknowledged write; a power cut of the machine loses at most the last second.
+    # Every write goes to <dir>/appendonlydir, fsynced once a second: a killed redis-server
+    # process (SIGTERM or SIGKILL) loses no acknowledged vote (tests/deploy/test_rehearsal.py);
+    # a crash of the whole machine can lose about the last second (redis.conf).
     "--appendonly", "yes",
     "--appendfsync", "everysec",
     "--save", "",  # no RDB snapshots besides the append-only file

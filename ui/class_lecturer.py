@@ -37,8 +37,9 @@ from ui.class_figures import advantage_figure, distribution_figure
 from ui.figures.common import show
 from ui.store_guard import calm
 
-POLL_SECONDS = 1.0
-"""How often the live count asks the store (the projector shows a vote within ~1 s)."""
+POLL_SECONDS = 0.5
+"""How often the live count asks the store (the projector shows a vote within ~1 s at p95,
+bench/bench_class.py; one projector polling costs two small reads a poll)."""
 
 
 def base_url() -> str:
