@@ -64,6 +64,7 @@ def _state(r: Round | None, session: ClassSession):
 
 
 @st.fragment(run_every=POLL_SECONDS)
+@store_guard.calm
 def watch(store: ClassStore, code: str, shown) -> None:
     """Rerun the page when the round it shows changed (opened, closed, revealed)."""
     try:

@@ -203,18 +203,24 @@ def probe() -> None:
 
 
 def calm(fragment: Callable) -> Callable:
-    """A polling fragment's body that shows a one-line notice instead of raising when the
-    store is down or refuses (put it under ``@st.fragment``)."""
+    """A polling fragment's body that says "reconnecting" in one line, instead of raising,
+    when the store is down (drawn from its last reads, or not at all) or refuses; put it
+    under ``@st.fragment``. Each run asks the store afresh."""
 
     @functools.wraps(fragment)
     def body(*args, **kwargs):
+        st.session_state.pop(_RECONNECTING, None)
         try:
-            return fragment(*args, **kwargs)
+            result = fragment(*args, **kwargs)
         except StoreUnavailable:
-            st.caption(":orange[:material/sync:] Reconnecting to the class store…")
+            result = None
+            st.session_state[_RECONNECTING] = True
         except (StoreRefusal, StoreFailed) as err:
             st.caption(markdown_safe(str(err)))
-        return None
+            return None
+        if _reconnecting():
+            st.caption(":orange[:material/sync:] Reconnecting to the class store…")
+        return result
 
     return body
 
