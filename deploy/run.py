@@ -421,8 +421,9 @@ def main(argv: list[str] | None = None) -> int:
     with deployment:
         print(
             f"{args.replicas} replicas on ports {deployment.ports} behind nginx at "
-            f"{deployment.url}, class store {deployment.env[STORE_ENV]} (logs and config in "
-            f"{deployment.run_dir}); Ctrl-C stops",
+            f"{deployment.url}, class store {deployment.env[STORE_ENV]}"
+            + (f" (append-only in {deployment.redis.data_dir})" if deployment.redis else "")
+            + f" (logs and config in {deployment.run_dir}); Ctrl-C stops",
             flush=True,
         )
         with contextlib.suppress(KeyboardInterrupt):

@@ -31,7 +31,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from practice.class_link import PENDING_PARAM
+from practice.class_link import CODE_PARAM, PENDING_PARAM, TOKEN_PARAM
 from practice.store.base import StoreRefusal, StoreUnavailable
 from ui.text import markdown_safe
 
@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 PROBE_SECONDS = 2.0
 """How often a page in an outage asks whether the store is back."""
 PENDING_KEY = "store_guard.pending"
-"""Session key of the student's vote not yet acknowledged (``<round>~<submit id>~<answer>``)."""
+"""Session key of the student's vote not yet acknowledged: ((code, student token), the vote
+``<round>~<submit id>~<answer>``), so it is only ever resent for the seat that cast it."""
 NOTICE_KEY = "store_guard.notice"
 """Session key of the message of a callback that the store could not serve."""
 UNSAVED = (
@@ -176,8 +177,8 @@ def outage(where) -> None:
     brings the page back."""
     pending = st.query_params.get(PENDING_PARAM)
     if pending:
-        st.session_state[PENDING_KEY] = pending
-    if pending or st.session_state.get(PENDING_KEY):
+        st.session_state[PENDING_KEY] = (_seat(), pending)
+    if pending_vote():
         text = "Reconnecting: your answer will be sent as soon as the class is back."
     else:
         text = "Reconnecting: this page comes back by itself as soon as the store answers."
@@ -225,9 +226,17 @@ def calm(fragment: Callable) -> Callable:
     return body
 
 
+def _seat() -> tuple[str, str]:
+    """(class code, student token) of the URL."""
+    return st.query_params.get(CODE_PARAM, ""), st.query_params.get(TOKEN_PARAM, "")
+
+
 def pending_vote() -> str | None:
-    """The student's vote not yet acknowledged: the URL's, else the session's."""
-    return st.query_params.get(PENDING_PARAM) or st.session_state.get(PENDING_KEY)
+    """The student's vote not yet acknowledged: the URL's, else the session's for this seat."""
+    if pending := st.query_params.get(PENDING_PARAM):
+        return pending
+    kept = st.session_state.get(PENDING_KEY)
+    return kept[1] if kept and kept[0] == _seat() else None
 
 
 def vote_acknowledged() -> None:

@@ -137,3 +137,24 @@ def test_progress_that_cannot_be_read_is_a_message_on_the_review_page(tmp_path, 
     at = guarded_page("pages/review.py", {"learner": key})
     assert not at.exception
     assert any("could not be read" in e.value for e in at.error)
+
+
+def test_a_pending_vote_is_also_kept_in_the_session_for_its_own_seat_only(redis_server):
+    store = open_store(redis_server.url)
+    session = store.create_session()
+    ann, bob = store.join(session.code, "Ann").token, store.join(session.code, "Bob").token
+    store.open_round(session.code, SPEC)
+    phone = guarded_page(PAGE, {"class": session.code, "student": ann})
+    redis_server.kill(signal.SIGKILL)
+    phone.radio(key="cls.answer.1").set_value(2)
+    phone.button(key="cls.send.1").click().run()
+    assert "your answer will be sent" in all_text(phone)
+    redis_server.start()
+    phone.query_params["student"] = bob  # the same browser session, another seat
+    del phone.query_params["pending"]
+    phone.run()
+    assert not phone.exception and store.tally(session.code, 1) == {}, "never Bob's vote"
+    phone.query_params["student"] = ann  # the URL lost its pending vote; the session has it
+    phone.run()
+    assert not phone.exception and "Your answer is in" in all_text(phone)
+    assert [(a.label, a.answer) for a in store.answers(session.code, 1)] == [("Ann", "2")]
