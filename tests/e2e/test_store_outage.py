@@ -60,6 +60,7 @@ def test_a_phone_and_the_projector_ride_out_a_redis_restart(redis_app, browser):
         phone.get_by_role("button", name="Send answer").click()
         phone.get_by_text("Reconnecting: your answer will be sent").wait_for(timeout=30_000)
         projector.get_by_text("Reconnecting").first.wait_for(timeout=30_000)
+        projector.get_by_text("Reconnecting").first.scroll_into_view_if_needed()
         settle(phone, 300)
         shot(phone, "class_outage_phone_reconnecting")
         shot(projector, "class_outage_projector_reconnecting")
@@ -79,3 +80,40 @@ def test_a_phone_and_the_projector_ride_out_a_redis_restart(redis_app, browser):
     finally:
         phone_ctx.close()
         projector_ctx.close()
+
+
+def test_a_phone_rides_out_a_restart_of_the_single_sqlite_server(tmp_path, browser):
+    store_url = f"sqlite://{tmp_path / 'grpo.sqlite3'}"
+    env = {"GRPO_STORE": store_url, "GRPO_CERT_SECRET": SECRET}
+    port = free_port()
+    app = start_streamlit(port, env=env)
+    store = open_store(store_url)
+    session = store.create_session()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        phone = context.new_page()
+        phone.goto(f"http://127.0.0.1:{port}/class?class={session.code}")
+        phone.get_by_role("button", name="Join").click()
+        phone.get_by_text("You're in").wait_for(timeout=30_000)
+        store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+        option = phone.locator('[data-testid="stRadioOption"]')
+        option.filter(has_text=re.compile("^A$")).click(timeout=30_000)
+        phone.get_by_role("button", name="Send answer").click()
+        phone.get_by_text("Your answer is in").wait_for(timeout=30_000)
+
+        app.send_signal(signal.SIGKILL)
+        app.wait(timeout=20)
+        phone.wait_for_timeout(2_000)
+        app = start_streamlit(port, env=env)  # the same port and file
+        # The browser reconnects by itself and runs the page of its URL on the new process.
+        option.filter(has_text=re.compile("^C$")).click(timeout=60_000)
+        phone.get_by_role("button", name="Send answer").click()
+        phone.get_by_text("Your answer is in").wait_for(timeout=30_000)
+        settle(phone, 300)
+        shot(phone, "class_outage_phone_after_server_restart")
+        assert_healthy(phone)
+        assert store.tally(session.code, 1) == {"2": 1}
+    finally:
+        context.close()
+        app.terminate()
+        app.wait(timeout=20)
