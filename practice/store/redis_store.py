@@ -55,10 +55,10 @@ INDEX = "grpo:class-sessions"
 CONNECT_SECONDS = 2.0
 REPLY_SECONDS = 5.0
 RETRIES = 3
-"""A dropped connection or a Redis still loading its append-only file is retried this
-often, with backoff from 0.05 s to 0.5 s (about 1 s in all), before the caller sees it
-(``is_outage``); every retried write is idempotent or refused as a duplicate (submits
-carry a submit id, a quiz's first answer stands)."""
+"""A refused or dropped connection, or a Redis still loading its append-only file, is
+retried this often, with backoff from 0.05 s to 0.5 s (under 1 s in all), before the
+caller sees it (``is_outage``); a timeout (``REPLY_SECONDS``) is not retried. Submits
+carry a submit id, so a retried submit counts once."""
 
 _SUBMIT = """
 -- KEYS: session, students, round, answers, times, tally, seen, rate
@@ -123,7 +123,11 @@ class RedisStore(LearnerRedis, QuizRedis):
             socket_connect_timeout=CONNECT_SECONDS,
             socket_timeout=REPLY_SECONDS,
             health_check_interval=30,
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), RETRIES),
+            retry=Retry(
+                ExponentialBackoff(cap=0.5, base=0.05),
+                RETRIES,
+                supported_errors=(redis.ConnectionError,),  # a timeout is not waited out twice
+            ),
         )
         self._submit = self.r.register_script(_SUBMIT)
         self._open_round = self.r.register_script(_OPEN_ROUND)
