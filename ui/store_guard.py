@@ -92,6 +92,7 @@ class GuardedStore:
         def guarded(*args, **kwargs):
             return call(self._store, name, attribute, *args, **kwargs)
 
+        self.__dict__[name] = guarded  # made once per method and process, then looked up
         return guarded
 
 
