@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import nav
+from ui import nav, store_guard
 
 st.set_page_config(page_title="GRPO advantage lab", page_icon=":material/functions:", layout="wide")
-nav.run_app()
+store_guard.run(nav.run_app)  # a store outage or failure is a message, never a traceback

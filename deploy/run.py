@@ -10,11 +10,13 @@ certificate signing key GRPO_CERT_KEY and the same GRPO_CERT_SECRET (each taken 
 the environment, else generated once into <run-dir>/cert_key and <run-dir>/cert_secret),
 so a certificate or a progress link made on one replica verifies on any other, and the
 same store (GRPO_STORE from the environment, else a redis-server this script starts on
-loopback), so a lecturer and students on different replicas share one class.
+loopback with append-only persistence in <run-dir>/redis), so a lecturer and students on
+different replicas share one class, and a Redis restart loses no acknowledged vote.
 nginx (Debian's package; only the binary is used) runs in the foreground
 with a config written from deploy/nginx.conf.template into the run directory,
 its own pid file, logs and temp paths. Every few seconds each replica's
-/_stcore/health is polled; a replica that stops answering is restarted.
+/_stcore/health is polled and Redis is pinged; a replica or a Redis that died or stopped
+answering is restarted (Redis on the same port, with the same data).
 Ctrl-C (or --duration) stops everything this script started.
 """
 
@@ -30,6 +32,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -41,6 +44,16 @@ CERT_ENV = "GRPO_CERT_SECRET"
 KEY_ENV = "GRPO_CERT_KEY"
 STORE_ENV = "GRPO_STORE"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+REDIS_FLAGS = [
+    # Every write goes to <dir>/appendonlydir, fsynced once a second: a killed redis-server
+    # process (SIGTERM or SIGKILL) loses no acknowledged vote (tests/deploy/test_rehearsal.py);
+    # a crash of the whole machine can lose about the last second (redis.conf).
+    "--appendonly", "yes",
+    "--appendfsync", "everysec",
+    "--save", "",  # no RDB snapshots besides the append-only file
+    "--protected-mode", "yes",
+]  # fmt: skip
+"""How deploy/run.py runs its redis-server (with --port, --bind 127.0.0.1 and --dir)."""
 
 SERVER_FLAGS = [
     "--server.headless", "true",
@@ -166,7 +179,9 @@ class Deployment:
         self.nginx: subprocess.Popen | None = None
         self.env: dict[str, str] = {}
         self.restarts = [0] * replicas
-        self.redis: subprocess.Popen | None = None
+        self.redis: RedisServer | None = None
+        """The redis-server started here (None when GRPO_STORE names the store)."""
+        self.redis_restarts = 0
 
     @property
     def url(self) -> str:
@@ -215,28 +230,25 @@ class Deployment:
         return self
 
     def class_store(self) -> str:
-        """GRPO_STORE for every replica: the environment's, else a redis-server started
-        here on a free loopback port (``--save '' --appendonly no``: a class session is
-        worth a cache, no more); without Debian's redis-server, one SQLite file in the run
+        """GRPO_STORE for every replica: the environment's, else a ``RedisServer`` started
+        here on a free loopback port with append-only persistence (its data in
+        <run-dir>/redis); without Debian's redis-server, one SQLite file in the run
         directory, which replicas on this one machine can share (WAL)."""
         if os.environ.get(STORE_ENV, "").strip():
             return os.environ[STORE_ENV].strip()
         if not Path(REDIS_SERVER).exists():
             print("note: redis-server not found: the replicas share a SQLite file", flush=True)
             return f"sqlite://{self.run_dir / 'grpo.sqlite3'}"
-        port = free_port()
-        log = open(self.run_dir / "redis.log", "ab")  # noqa: SIM115 (kept by the child)
-        self.redis = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.run_dir)],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        deadline = time.monotonic() + 20
-        while not _answers(port):
-            if time.monotonic() > deadline or self.redis.poll() is not None:
-                raise RuntimeError(f"redis-server did not start; see {self.run_dir}/redis.log")
-            time.sleep(0.05)
-        return f"redis://127.0.0.1:{port}/0"
+        self.redis = RedisServer(self.run_dir / "redis", log=self.run_dir / "redis.log").start()
+        return self.redis.url
+
+    def kill_replica(self, i: int, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to replica ``i`` (a crash, for rehearsals); the supervisor
+        restarts it."""
+        process = self.apps[i]
+        if process is not None and process.poll() is None:
+            process.send_signal(sig)
+            process.wait(timeout=30)
 
     def start_replica(self, i: int, *, wait: bool = True) -> None:
         log = self.run_dir / f"replica-{i + 1}.log"
@@ -254,15 +266,25 @@ class Deployment:
         """Each replica's /_stcore/health, polled directly."""
         return [healthy(self.replica_url(i) + "/_stcore/health") for i in range(len(self.ports))]
 
-    def supervise(self, seconds: float, every: float = 5.0, max_restarts: int = 5) -> None:
-        """Poll every replica's health until ``seconds`` pass; restart one whose process
-        died, or that failed three polls in a row (a busy replica is not restarted on
-        one slow answer)."""
+    def supervise(
+        self,
+        seconds: float,
+        every: float = 5.0,
+        max_restarts: int = 5,
+        stop: threading.Event | None = None,
+    ) -> None:
+        """Poll every replica's health and ping Redis until ``seconds`` pass (or ``stop``
+        is set); restart a replica whose process died, or that failed three polls in a
+        row (a busy replica is not restarted on one slow answer), and the redis-server
+        when its process died or it refused three polls in a row (one loading its
+        append-only file is left to load). At most ``max_restarts`` each."""
         deadline = time.monotonic() + seconds
-        failures = [0] * len(self.ports)
-        while time.monotonic() < deadline:
+        stop = stop or threading.Event()
+        failures = [0] * (len(self.ports) + 1)  # the replicas', then Redis's
+        while time.monotonic() < deadline and not stop.is_set():
             if self.nginx is not None and self.nginx.poll() is not None:
                 raise RuntimeError("nginx exited; see " + str(self.run_dir / "nginx-error.log"))
+            self._check_redis(failures, max_restarts)
             for i, ok in enumerate(self.check()):
                 failures[i] = 0 if ok else failures[i] + 1
                 process = self.apps[i]
@@ -275,7 +297,22 @@ class Deployment:
                 failures[i] = 0
                 with contextlib.suppress(RuntimeError):
                     self.start_replica(i)
-            time.sleep(min(every, max(0.0, deadline - time.monotonic())))
+            stop.wait(min(every, max(0.0, deadline - time.monotonic())))
+
+    def _check_redis(self, failures: list[int], max_restarts: int) -> None:
+        """One supervision poll of the redis-server started here (none: nothing to do)."""
+        if self.redis is None or self.redis_restarts >= max_restarts:
+            return
+        dead = not self.redis.running()
+        failures[-1] = failures[-1] + 1 if dead or self.redis.state() == "down" else 0
+        if not (dead or failures[-1] >= 3):
+            return
+        print("redis-server is not answering: restarting it with its data", flush=True)
+        self.redis.stop()
+        self.redis_restarts += 1
+        failures[-1] = 0
+        with contextlib.suppress(RuntimeError):
+            self.redis.start()
 
     def stop(self) -> None:
         if self.nginx is not None:
@@ -284,8 +321,7 @@ class Deployment:
         for i in range(len(self.apps)):
             self.stop_replica(i)
         if self.redis is not None:
-            _terminate(self.redis)
-            self.redis = None
+            self.redis.stop()
 
     def __enter__(self) -> Deployment:
         return self.start()
@@ -294,14 +330,70 @@ class Deployment:
         self.stop()
 
 
-def _answers(port: int) -> bool:
-    """Whether a Redis server on 127.0.0.1:``port`` answers PING."""
+class RedisServer:
+    """A redis-server on a loopback port with append-only persistence (``REDIS_FLAGS``) in
+    ``data_dir``: started again (``start``) it listens on the same port and loads the same
+    data, so the replicas' clients reconnect to it by themselves."""
+
+    def __init__(self, data_dir: Path, *, port: int = 0, log: Path | None = None):
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.log = log
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, seconds: float = 60) -> RedisServer:
+        """Start it; return once it answers PING (its append-only file loaded)."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.data_dir), *REDIS_FLAGS],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + seconds
+        while self.state() != "up":
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
+                raise RuntimeError(f"redis-server did not start on port {self.port} ({self.log})")
+            time.sleep(0.05)
+        return self
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def state(self) -> str:
+        """ "up" (answers PING), "loading" (reading its append-only file) or "down"."""
+        return _redis_state(self.port)
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` (SIGKILL: a crash; SIGTERM: an operator's restart) and wait for the
+        process to end."""
+        if self.running():
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _terminate(self.process)
+            self.process = None
+
+
+def _redis_state(port: int) -> str:
+    """ "up" when a Redis server on 127.0.0.1:``port`` answers PING, "loading" while it
+    reads its append-only file, "down" otherwise."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
             s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
+            answer = s.recv(64)
     except OSError:
-        return False
+        return "down"
+    if answer.startswith(b"+PONG"):
+        return "up"
+    return "loading" if answer.startswith(b"-LOADING") else "down"
 
 
 def _terminate(process: subprocess.Popen) -> None:
@@ -329,8 +421,9 @@ def main(argv: list[str] | None = None) -> int:
     with deployment:
         print(
             f"{args.replicas} replicas on ports {deployment.ports} behind nginx at "
-            f"{deployment.url}, class store {deployment.env[STORE_ENV]} (logs and config in "
-            f"{deployment.run_dir}); Ctrl-C stops",
+            f"{deployment.url}, class store {deployment.env[STORE_ENV]}"
+            + (f" (append-only in {deployment.redis.data_dir})" if deployment.redis else "")
+            + f" (logs and config in {deployment.run_dir}); Ctrl-C stops",
             flush=True,
         )
         with contextlib.suppress(KeyboardInterrupt):

@@ -35,9 +35,11 @@ from ui import class_round_view as view
 from ui import quiz_widgets as qw
 from ui.class_figures import advantage_figure, distribution_figure
 from ui.figures.common import show
+from ui.store_guard import calm
 
-POLL_SECONDS = 1.0
-"""How often the live count asks the store (the projector shows a vote within ~1 s)."""
+POLL_SECONDS = 0.5
+"""How often the live count asks the store (the projector shows a vote within ~1 s at p95,
+bench/bench_class.py; one projector polling costs two small reads a poll)."""
 
 
 def base_url() -> str:
@@ -174,6 +176,7 @@ def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:
 
 
 @st.fragment(run_every=POLL_SECONDS)
+@calm
 def live_count(store: ClassStore, code: str, number: int) -> None:
     """How many have answered (the distribution stays hidden): the one polling part."""
     answered = sum(store.tally(code, number).values())

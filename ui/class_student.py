@@ -26,11 +26,13 @@ from practice.store.base import (
     ClassStore,
     Round,
     StoreRefusal,
+    StoreUnavailable,
     UnknownSession,
     new_token,
 )
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
+from ui import store_guard
 from ui.text import markdown_safe
 
 POLL_SECONDS = 1.5
@@ -62,6 +64,7 @@ def _state(r: Round | None, session: ClassSession):
 
 
 @st.fragment(run_every=POLL_SECONDS)
+@store_guard.calm
 def watch(store: ClassStore, code: str, shown) -> None:
     """Rerun the page when the round it shows changed (opened, closed, revealed)."""
     try:
@@ -85,6 +88,8 @@ def send(store: ClassStore, code: str, token: str, pending: str) -> None:
         store.submit(code, int(number), token, answer, submit_id)  # a duplicate is fine too
     except StoreRefusal as refusal:
         st.session_state["cls.notice"] = ("error", markdown_safe(str(refusal)))
+    except StoreUnavailable:
+        raise  # ui.store_guard shows "reconnecting" and reruns the page once it is back
     except Exception:
         st.session_state["cls.notice"] = (
             "warning",
@@ -96,17 +101,21 @@ def send(store: ClassStore, code: str, token: str, pending: str) -> None:
             "success",
             "Your answer is in. You can change it until the round closes.",
         )
+    store_guard.vote_acknowledged()
     if PENDING_PARAM in st.query_params:
         del st.query_params[PENDING_PARAM]
 
 
 def resend_pending(store: ClassStore, code: str, token: str) -> None:
-    """A vote left pending in the URL (a reload, a replica that died) is sent again."""
-    pending = st.query_params.get(PENDING_PARAM)
+    """A vote left pending in the URL or the session (a reload, a replica that died, a
+    store outage) is sent again."""
+    pending = store_guard.pending_vote()
     if pending and pending.count("~") >= 2 and pending.split("~", 1)[0].isdigit():
         send(store, code, token, pending)
     elif pending is not None:
-        del st.query_params[PENDING_PARAM]
+        store_guard.vote_acknowledged()
+        if PENDING_PARAM in st.query_params:
+            del st.query_params[PENDING_PARAM]
 
 
 def student_view(store: ClassStore, session: ClassSession, token: str) -> None:

@@ -14,10 +14,11 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from practice.review import due_today
-from practice.store.base import StoreRefusal
+from practice.store.base import StoreRefusal, StoreUnavailable
 from ui.class_store import class_store
 from ui.quiz_widgets import bank_ids
 from ui.state import LEARNER_PARAM
+from ui.store_guard import StoreFailed
 
 """The URL parameter of the learner key; never part of a share link."""
 SESSION_KEY = "learner.key"
@@ -76,7 +77,7 @@ def nav_title(title: str) -> str:
     try:
         key = current()
         return f"{title} ({due_count(key)} due)" if key else title
-    except StoreRefusal:  # the key was deleted in another tab
+    except (StoreRefusal, StoreUnavailable, StoreFailed):  # deleted in another tab; an outage
         return title
 
 

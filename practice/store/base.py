@@ -12,6 +12,9 @@ Guarantees, for every backend:
   again and counts nothing (a retried or resent vote never counts twice).
 - Refusals are exceptions with a plain-words message (``StoreRefusal`` subclasses):
   an unknown or expired code, a closed round, too many submits a second, text too long.
+- An outage is not a refusal: each backend's ``is_outage(err)`` says which of its own
+  errors mean "not reachable now, try again" (``StoreUnavailable``, raised by the app's
+  guard ``ui.store_guard``), and ``ping()`` asks whether it is back.
 - A session expires ``SESSION_TTL`` seconds after it was created, by the store's clock
   (injectable: ``clock`` is a zero-argument callable returning Unix seconds).
 
@@ -84,6 +87,18 @@ Clock = Callable[[], float]
 
 class StoreRefusal(Exception):
     """A request the store refuses; ``str(err)`` is a message for the person who made it."""
+
+
+class StoreUnavailable(Exception):
+    """The store could not be reached or could not answer in time (Redis restarting or
+    loading its append-only file, a dropped connection, a SQLite file locked or its disk
+    failing). Not a refusal: nothing was decided, and the same call may succeed a moment
+    later. Raised by ``ui.store_guard`` from the backends' own errors (``is_outage``)."""
+
+    def __init__(self, detail: str = ""):
+        super().__init__("The class store cannot be reached right now: reconnecting.")
+        self.detail = detail
+        """The backend's error, for the server log (never shown)."""
 
 
 class UnknownSession(StoreRefusal):

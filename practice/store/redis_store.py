@@ -23,6 +23,8 @@ import math
 import time
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from practice.store.base import (
     MAX_ANSWER_CHARS,
@@ -50,6 +52,13 @@ from practice.store.redis_learner import LearnerRedis
 from practice.store.redis_quiz import QuizRedis
 
 INDEX = "grpo:class-sessions"
+CONNECT_SECONDS = 2.0
+REPLY_SECONDS = 5.0
+RETRIES = 3
+"""A refused or dropped connection, or a Redis still loading its append-only file, is
+retried this often, with backoff from 0.05 s to 0.5 s (under 1 s in all), before the
+caller sees it (``is_outage``); a timeout (``REPLY_SECONDS``) is not retried. Submits
+carry a submit id, so a retried submit counts once."""
 
 _SUBMIT = """
 -- KEYS: session, students, round, answers, times, tally, seen, rate
@@ -109,7 +118,16 @@ class RedisStore(LearnerRedis, QuizRedis):
         self.url = url
         self.clock = clock
         self.r = redis.Redis.from_url(
-            url, decode_responses=True, socket_timeout=10, health_check_interval=30
+            url,
+            decode_responses=True,
+            socket_connect_timeout=CONNECT_SECONDS,
+            socket_timeout=REPLY_SECONDS,
+            health_check_interval=30,
+            retry=Retry(
+                ExponentialBackoff(cap=0.5, base=0.05),
+                RETRIES,
+                supported_errors=(redis.ConnectionError,),  # a timeout is not waited out twice
+            ),
         )
         self._submit = self.r.register_script(_SUBMIT)
         self._open_round = self.r.register_script(_OPEN_ROUND)
@@ -296,3 +314,15 @@ class RedisStore(LearnerRedis, QuizRedis):
         parts += [f"{kind}:{n}" for n in range(1, last + 1) for kind in "ratc"]
         self.r.delete(*(_key(code, part) for part in parts))
         self.r.zrem(INDEX, code)
+
+    # --- connection ------------------------------------------------------------------------------
+
+    def ping(self) -> None:
+        """Return when Redis answers (and has loaded its data); raise its error otherwise."""
+        self.r.ping()
+
+    @staticmethod
+    def is_outage(err: BaseException) -> bool:
+        """Whether ``err`` means Redis is unreachable for now (refused or dropped connection,
+        a timeout, ``LOADING`` after a restart), not that the request was wrong."""
+        return isinstance(err, redis.ConnectionError | redis.TimeoutError)

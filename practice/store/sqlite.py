@@ -65,6 +65,11 @@ CREATE TABLE IF NOT EXISTS class_rates (
 """
 """Class tables, all keyed by the session code so a purge deletes a session whole.
 Learner progress has its own tables, with no expiry (``sqlite_learner.LEARNER_SCHEMA``)."""
+BUSY_SECONDS = 10.0
+"""How long a write waits for another's lock before "database is locked" (an outage,
+``is_outage``: the app's guard shows "reconnecting" and the vote is sent again)."""
+OUTAGE_MESSAGES = ("locked", "busy", "disk", "unable to open", "readonly", "i/o error")
+"""SQLite's OperationalError messages that mean "not now", not "wrong"."""
 _CLASS_TABLES = (
     "class_students",
     "class_rounds",
@@ -90,10 +95,10 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA busy_timeout=30000")
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
             self._local.db = db
         return db
 
@@ -307,6 +312,26 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
             for code in codes:
                 _delete_session(db, code)
         return len(codes)
+
+    # --- connection ------------------------------------------------------------------------------
+
+    def ping(self) -> None:
+        """Return when the file can be read; raise SQLite's error otherwise."""
+        self._db().execute("PRAGMA schema_version").fetchone()
+
+    @staticmethod
+    def is_outage(err: BaseException) -> bool:
+        """Whether ``err`` means the file is unusable for now (locked past the busy timeout,
+        a full or failing disk, a file that cannot be opened), not that the request was wrong."""
+        return is_outage(err)
+
+
+def is_outage(err: BaseException) -> bool:
+    """``SQLiteStore.is_outage``, also for errors raised while the store is being opened."""
+    if not isinstance(err, sqlite3.OperationalError):
+        return False
+    message = str(err).lower()
+    return any(part in message for part in OUTAGE_MESSAGES)
 
 
 def _delete_session(db: sqlite3.Connection, code: str) -> None:

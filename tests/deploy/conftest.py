@@ -1,4 +1,6 @@
-"""The deployment under test: 2 replicas behind Debian's nginx, on free loopback ports.
+"""The deployments under test, on free loopback ports: 2 replicas behind Debian's nginx
+(``deployment``; ``rehearsal``, the same supervised with deploy/run.py's own append-only
+Redis) and one app process on a SQLite file (``sqlite_server``).
 
 Locally, a machine without nginx skips these tests with a message; in CI (CI=true)
 a missing nginx is a failure, never a skip (`python3 dev.py test` installs it as root).
@@ -6,18 +8,34 @@ a missing nginx is a failure, never a skip (`python3 dev.py test` installs it as
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 
-from deploy.run import NGINX, Deployment
+from deploy.run import (
+    CERT_ENV,
+    KEY_ENV,
+    NGINX,
+    REDIS_SERVER,
+    STORE_ENV,
+    Deployment,
+    cert_key,
+    cert_secret,
+    free_port,
+    start_app,
+    wait_healthy,
+)
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "deploy: app replicas behind a real nginx on loopback")
+    config.addinivalue_line("markers", "xdist_group(name): run in one pytest-xdist worker")
 
 
 @pytest.fixture(scope="module")
@@ -31,4 +49,107 @@ def deployment():
         with Deployment(2, run_dir=run_dir) as dep:
             yield dep
     finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+class Supervisor:
+    """deploy/run.py's supervision loop (``Deployment.supervise``) in a thread, polling
+    every half second, as ``deploy/run.py`` runs it in the foreground; ``paused()`` holds it,
+    so a rehearsal can keep Redis down long enough to vote during the outage."""
+
+    def __init__(self, deployment: Deployment):
+        self.deployment = deployment
+        self.thread: threading.Thread | None = None
+        self.halt = threading.Event()
+
+    def start(self) -> None:
+        self.halt = threading.Event()
+        self.thread = threading.Thread(
+            target=self.deployment.supervise,
+            args=(3600,),
+            kwargs={"every": 0.5, "stop": self.halt},
+            daemon=True,
+        )
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.halt.set()
+        if self.thread is not None:
+            self.thread.join(timeout=180)
+
+    @contextlib.contextmanager
+    def paused(self):
+        self.stop()
+        try:
+            yield
+        finally:
+            self.start()
+
+
+@pytest.fixture(scope="module")
+def rehearsal():
+    """(deployment, supervisor): 2 replicas behind nginx and deploy/run.py's own Redis
+    (append-only, data in <run-dir>/redis), supervised as deploy/run.py does. Started once
+    for a module; mark its tests ``xdist_group("deploy")`` so one worker runs them."""
+    if not Path(NGINX).exists() or not Path(REDIS_SERVER).exists():
+        if os.environ.get("CI"):
+            pytest.fail("nginx or redis-server is missing in CI: the rehearsals must run")
+        pytest.skip("nginx or redis-server not installed; run `python3 dev.py test` as root")
+    run_dir = tempfile.mkdtemp(prefix="grpo-rehearsal-")
+    supervisor = None
+    try:
+        with Deployment(2, run_dir=run_dir) as dep:
+            supervisor = Supervisor(dep)
+            supervisor.start()
+            yield dep, supervisor
+            supervisor.stop()
+    finally:
+        if supervisor is not None:
+            supervisor.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+class AppServer:
+    """One ``streamlit run app.py`` on a fixed loopback port with a SQLite store file,
+    which ``kill`` and ``start`` replace by a new process on the same port and file (a
+    crash and a restart of the single-server setup)."""
+
+    def __init__(self, run_dir: Path):
+        self.run_dir = run_dir
+        self.port = free_port()
+        self.store_url = f"sqlite://{run_dir / 'grpo.sqlite3'}"
+        self.env = {STORE_ENV: self.store_url, CERT_ENV: cert_secret(run_dir),
+                    KEY_ENV: cert_key(run_dir)}  # fmt: skip
+        self.process = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> AppServer:
+        self.process = start_app(self.port, env=self.env, log=self.run_dir / "app.log")
+        wait_healthy(self.url + "/_stcore/health", self.process)
+        return self
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def sqlite_server():
+    """One app process on a SQLite file in a temporary folder (the default setup of
+    one server); a rehearsal may kill it and start it again on the same port and file."""
+    run_dir = Path(tempfile.mkdtemp(prefix="grpo-sqlite-server-"))
+    server = AppServer(run_dir)
+    try:
+        yield server.start()
+    finally:
+        server.stop()
         shutil.rmtree(run_dir, ignore_errors=True)

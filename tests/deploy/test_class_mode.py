@@ -14,7 +14,7 @@ from bench.stclient import Session
 from practice.store import open_store
 from tests.deploy.test_proxy import cookie_for, run_async
 
-pytestmark = pytest.mark.deploy
+pytestmark = [pytest.mark.deploy, pytest.mark.xdist_group("deploy")]
 CHOICE = "Multiple choice · choice-which-rewards"
 
 

@@ -20,7 +20,7 @@ from bench.stclient import Session
 from grpo_core.links import b64url_decode
 from practice.certificates import issue, key_id
 
-pytestmark = pytest.mark.deploy
+pytestmark = [pytest.mark.deploy, pytest.mark.xdist_group("deploy")]
 
 
 def run_async(coroutine):
