@@ -1,5 +1,6 @@
-"""Quiz: one question at a time, feedback after each attempt, a review and a certificate.
-The quiz is kept in the store (``ui.quiz_store``): the first answer to a question stands."""
+"""Quiz: practice (one question at a time, feedback after each attempt, a review, typed
+seeds; never a certificate) or a certification attempt (``ui.certification``). A quiz is
+kept in the store (``ui.quiz_store``): the first answer to a question stands."""
 
 import streamlit as st
 
@@ -7,8 +8,6 @@ from grpo_core.format import plural
 from practice.questions import KINDS, TOPICS
 from practice.session import (
     MAX_SEED,
-    PASS_PERCENT,
-    certificate_earned,
     missed_questions,
     next_question,
     progress,
@@ -16,7 +15,7 @@ from practice.session import (
     score,
     start_quiz,
 )
-from ui import certificate, page, state
+from ui import certificate, certification, page, state
 from ui import quiz_store as kept
 from ui import quiz_widgets as qw
 from ui.secret import cert_key_or_problem, cert_secret_or_problem
@@ -30,8 +29,6 @@ def begin(quiz) -> None:
     qw.forget(PREFIX)
     s["qz.state"] = quiz
     s["qz.current"] = next_question(quiz)
-    for key in ("qz.cert_id", "qz.cert_error"):
-        s.pop(key, None)
 
 
 def new_quiz(full: bool = False) -> None:
@@ -75,19 +72,34 @@ def retry() -> None:
 page.start()
 s = st.session_state
 st.title("Quiz")
-st.markdown(
-    "One question at a time. Answer first: the feedback, with why each answer is right or "
-    "wrong, appears after you press **Check**, and your first answer to a question is the one "
-    "that counts. Interview follow-ups are typed and graded point by point: each counts the "
-    "fraction of its key points you made. At the end you get your score, a review of what you "
-    f"missed and a retry; a full quiz with {PASS_PERCENT}% earns a certificate."
-)
 secret, _ = cert_secret_or_problem()
 key, key_problem = cert_key_or_problem()
+link = st.query_params.get(state.QUIZ_PROGRESS_PARAM)
+link_attempt = certification.linked_attempt(link, secret)
+if link_attempt is not None and link != s.get("qz.param"):
+    s["qz.mode"], s["qz.param"] = "Certification", link
+mode = st.segmented_control(
+    "Mode", ["Practice", "Certification"], key="qz.mode", default="Practice", width="stretch"
+)
+if mode == "Certification":
+    certification.view(secret, key, key_problem, link_attempt)
+    st.stop()
+st.markdown(
+    "Practice: one question at a time. Answer first: the feedback, with why each answer is "
+    "right or wrong, appears after you press **Check**, and your first answer to a question "
+    "is the one that counts. Interview follow-ups are typed and graded point by point. At the "
+    "end you get your score, a review of what you missed and a retry. Practice never issues "
+    "a certificate: that is the **Certification** mode's job."
+)
 
 # Restore: this session's quiz, else the link's, else a fresh quiz; its answers are always
 # the store's. A link is read when it is not the one this session last wrote.
 link = st.query_params.get(state.QUIZ_PROGRESS_PARAM)
+if link_attempt is not None or (
+    s.get("qz.state") and certification.is_attempt(s["qz.state"].quiz_id)
+):
+    link = None  # a certification attempt is never continued as practice
+    s.pop("qz.state", None)
 if "qz.state" not in s or (link and link != s.get("qz.param")):
     restored = kept.from_link(link, secret) if link else None
     if link and restored is None:
@@ -101,7 +113,7 @@ param = s["qz.param"] = qw.progress_param(quiz, secret)
 if st.query_params.get(state.QUIZ_PROGRESS_PARAM) != param:
     st.query_params[state.QUIZ_PROGRESS_PARAM] = param
 
-with st.expander(f"New quiz · this one: seed {quiz.seed}, {len(quiz.order)} questions"):
+with st.expander(f"New practice quiz · this one: {len(quiz.order)} questions"):
     c1, c2, c3 = st.columns([2, 2, 1])
     c1.multiselect(
         "Topics (none = all)",
@@ -119,8 +131,8 @@ with st.expander(f"New quiz · this one: seed {quiz.seed}, {len(quiz.order)} que
     )
     c3.text_input("Seed (blank = random)", key="qz.seed_in")
     st.caption(
-        f"The seed fixes the order and the drills' numbers. Only a full quiz (all "
-        f"{len(quiz.bank_ids)} questions, no filter) earns a certificate."
+        f"The seed fixes the order and the drills' numbers (this quiz's: {quiz.seed}); type "
+        "it to practise the same quiz again."
     )
     st.button("Start a new quiz", key="qz.new", on_click=new_quiz, type="primary")
     if s.get("qz.setup_error"):
@@ -160,16 +172,7 @@ st.progress(1.0, text=f"Finished · {sc.shown} of {sc.total} points")
 st.subheader("Your score")
 st.markdown(f"### {sc.shown} of {sc.total} points ({sc.percent:.1f}%)")
 st.caption(certificate.SCORING)
-if not quiz.full:
-    st.caption(
-        f"This quiz asked {sc.total} of the {len(quiz.bank_ids)} questions; only a full quiz "
-        "earns a certificate."
-    )
-elif not sc.passing:
-    st.caption(
-        f"A certificate needs at least {PASS_PERCENT}% of the full quiz right: retry what you "
-        "missed."
-    )
+st.caption("Practice issues no certificate: switch to **Certification** mode for one.")
 
 wrong = missed_questions(quiz, qw.bank())
 buttons = st.container(horizontal=True)
@@ -188,9 +191,6 @@ buttons.button(
     args=(True,),
     icon=":material/shuffle:",
 )
-
-if certificate_earned(quiz):
-    certificate.section(quiz.quiz_id, key, key_problem, prefix=PREFIX)
 
 st.subheader("Review: what you missed")
 if not wrong:

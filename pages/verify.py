@@ -1,28 +1,38 @@
-"""Verify a certificate: paste an ID, see whom it was issued to, or that it is not valid;
-the public keys to check one offline, and the code that does it."""
+"""Verify a certificate: paste an ID (spaces and line breaks are fine) or its short form,
+see whom it was issued to, or that it is not valid; the public keys to check one offline,
+and the code that does it."""
 
 import streamlit as st
 
-from practice.certificates import MAX_ID_CHARS, OFFLINE_CHECK, verify, verify_legacy
+from practice.certificates import (
+    MAX_PASTED_CHARS,
+    OFFLINE_CHECK,
+    pasted_id,
+    short_key,
+    verify,
+    verify_legacy,
+)
 from practice.questions import TOPICS
 from ui import page, state
 from ui import quiz_widgets as qw
+from ui.class_store import class_store
 from ui.secret import cert_secret_or_problem, keyring_file, keyring_summary, public_keyring
 from ui.text import markdown_safe
 
 
 def bound_id() -> None:
-    """Keep the first MAX_ID_CHARS characters of a pasted ID, and say so."""
-    st.session_state["vf.too_long"] = qw.bounded("vf.id", MAX_ID_CHARS, "That ID")
+    """Keep the first MAX_PASTED_CHARS characters of a pasted ID, and say so."""
+    st.session_state["vf.too_long"] = qw.bounded("vf.id", MAX_PASTED_CHARS, "That ID")
 
 
 page.start()
 s = st.session_state
 st.title("Verify a certificate")
 st.markdown(
-    "Paste a certificate ID from the quiz. A valid ID was signed by this lab and has not been "
-    "changed: its name, score, date and topics are shown below. You can also check it without "
-    "this server, with the lab's public key (below)."
+    "Paste a certificate ID, or its short form (GRPO2- and 16 characters). A valid ID was "
+    "signed by this lab and has not been changed: its name, score, date and topics are shown "
+    "below. Spaces and line breaks from copying are ignored. You can also check a full ID "
+    "without this server, with the lab's public key (below)."
 )
 keyring = public_keyring()
 secret, problem = cert_secret_or_problem()
@@ -31,10 +41,14 @@ secret, problem = cert_secret_or_problem()
 linked = st.query_params.get(state.CERTIFICATE_PARAM)
 if linked is not None and linked != s.get("vf.linked"):
     s["vf.linked"] = linked
-    s["vf.id"] = linked[:MAX_ID_CHARS]
-cert_id = st.text_input(
-    "Certificate ID", key="vf.id", placeholder="GRPO2-...", on_change=bound_id
-).strip()
+    s["vf.id"] = linked[:MAX_PASTED_CHARS]
+typed = st.text_area(
+    "Certificate ID", key="vf.id", placeholder="GRPO2-...", on_change=bound_id, height=110
+)
+cert_id = pasted_id(typed or "") or ""
+short = short_key(cert_id)
+if short is not None:  # a short form: the full ID this server issued under it
+    cert_id = class_store().certificate_by_short(short) or cert_id
 if s.get("vf.too_long"):
     st.warning(s["vf.too_long"])
 
@@ -74,7 +88,8 @@ else:
 if cert is None:
     st.error(
         "**Not a valid certificate.** This ID was not issued by this lab, or it has been "
-        "changed or cut short. Copy the whole ID, starting with GRPO2- (or GRPO1-)."
+        "changed or cut short. Copy the whole ID, starting with GRPO2- (or GRPO1-), or a "
+        "short form this server issued."
     )
     offline_check()
     st.stop()
@@ -94,6 +109,9 @@ with st.container(border=True):
     else:
         st.caption("An older certificate, signed with the lab's shared secret (HMAC).")
 offline_check()
-if st.query_params.get(state.CERTIFICATE_PARAM) != cert_id:
+if short is None and st.query_params.get(state.CERTIFICATE_PARAM) != cert_id:
     st.query_params[state.CERTIFICATE_PARAM] = cert_id
     s["vf.linked"] = cert_id
+elif short is not None:
+    st.markdown("The short form names this full ID, which checks offline too:")
+    st.code(cert_id, language=None, wrap_lines=True)

@@ -16,9 +16,15 @@ both parts must be canonical base64url).
 ``verify_legacy`` checks the version-1 IDs (``GRPO1-``, HMAC-SHA256 with a shared secret)
 issued before, so they keep verifying on the verify page.
 
-A name is text, never markup: ``verify`` returns it exactly as issued (stripped,
-NFC-normalised), so "<b>x</b>" stays "<b>x</b>". Pages show it with a text
-widget or escaped (``ui.text.markdown_safe``), never with HTML enabled.
+A name is text, never markup: ``verify`` returns it exactly as issued (checked and
+NFKC-normalised by ``practice.cert_names.check_name``), so "<b>x</b>" stays "<b>x</b>".
+Pages show it with a text widget or escaped once (``ui.text.markdown_safe``, ``html.escape``
+in the HTML file), never with HTML enabled.
+
+A pasted ID may hold spaces and line breaks (``pasted_id`` drops them, here and in the
+published ``OFFLINE_CHECK``, which decodes base64url as strictly as ``verify``). A short
+form (``short_id``: ``GRPO2-`` and 16 characters of the signature) is resolved to the full
+ID by the server that issued it (``practice.store.base.CertificateStore``).
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+import re
 import struct
-import unicodedata
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -37,38 +43,52 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from grpo_core.links import b64url_decode, b64url_encode
+from practice.cert_names import MAX_NAME_CHARS, check_name, signed_name
 from practice.session import PASS_PERCENT
 
 VERSION = "GRPO2"
-MAX_NAME_CHARS = 80
 MAX_TOTAL = 65535
 MAX_ID_CHARS = 2000
 """Longer text is not read as an ID (a full certificate is under 1000 characters)."""
+MAX_PASTED_CHARS = 4000
+"""A pasted ID (with spaces and line breaks, which are dropped) is read up to this length."""
+SHORT_CHARS = 16
+"""A short ID is ``GRPO2-`` and the first 16 characters (96 bits) of the signature."""
 MIN_SECRET_BYTES = 16
 """The shortest secret that signs progress links (and signed version-1 certificates)."""
 DETAILS = {
     "topics": "the topics the quiz covered (bank topic slugs)",
     "kinds": "the kinds of question asked",
     "scoring": "how the score was made, in words",
+    "attempt": "the certification attempt it was issued for (a fingerprint of its id)",
 }
 """The optional details a certificate states, beside name, score and date."""
 MAX_DETAIL_ITEMS, MAX_DETAIL_CHARS = 30, 200
 
 _PREFIX = VERSION + "-"
 _ISSUER = "grpo-advantage-lab"
-# Bidirectional overrides and isolates could make a name display as something else.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+_SHORT = re.compile(rf"^{_PREFIX}([A-Za-z0-9_-]{{{SHORT_CHARS}}})$")
 
-OFFLINE_CHECK = """import base64, json
+OFFLINE_CHECK = """import base64, json, re
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-def b64(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+def b64(text):  # strict: only A-Z a-z 0-9 - _, no padding, canonical (as the server reads it)
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
+        raise ValueError("not base64url")
+    raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text:
+        raise ValueError("not canonical base64url")
+    return raw
 
 keys = json.load(open("grpo-certificate-keys.json"))["keys"]  # key id -> public key
 cert_id = "GRPO2-..."  # the certificate ID to check
+cert_id = "".join(cert_id.split())  # spaces and line breaks from copying are dropped
+if not cert_id.startswith("GRPO2-") or cert_id.count(".") != 1:
+    raise ValueError("not a GRPO2 certificate ID")
 body, signature = cert_id.removeprefix("GRPO2-").split(".")
-claims = json.loads(b64(body))
+if len(b64(signature)) != 64:
+    raise ValueError("not an Ed25519 signature")
+claims = json.loads(b64(body).decode("utf-8"))
 public_key = Ed25519PublicKey.from_public_bytes(b64(keys[claims["kid"]]))
 public_key.verify(b64(signature), body.encode())  # raises InvalidSignature if forged
 print(claims)"""
@@ -128,11 +148,12 @@ def verify(cert_id, *, public_key) -> dict | None:
     certificate's ``kid`` picks the key). Returns {"name", "correct", "total",
     "percent", "date", "key_id"} and the details it states (``DETAILS``); percent rounded
     to 0.1. Anything tampered with, signed with another key, of another version or
-    malformed gives None; it never raises on ``cert_id``.
+    malformed gives None; it never raises on ``cert_id``. Spaces and line breaks (from
+    copying a wrapped ID) are dropped first (``pasted_id``); base64url never holds them.
     """
-    if not isinstance(cert_id, str) or len(cert_id) > MAX_ID_CHARS:
+    cert_id = pasted_id(cert_id)
+    if cert_id is None or len(cert_id) > MAX_ID_CHARS:
         return None
-    cert_id = cert_id.strip()
     if not cert_id.startswith(_PREFIX) or cert_id.count(".") != 1:
         return None
     body, signature = cert_id[len(_PREFIX) :].split(".")
@@ -151,7 +172,7 @@ def verify(cert_id, *, public_key) -> dict | None:
     try:
         if claims.get("iss") != _ISSUER:
             return None
-        name = check_name(claims["name"])
+        name = signed_name(claims["name"])
         total = claims["total"]
         points = _points(Fraction(str(claims["correct"])), total)
         date = dt.date.fromisoformat(claims["date"])
@@ -167,6 +188,35 @@ def verify(cert_id, *, public_key) -> dict | None:
         "key_id": claims["kid"],
         **details,
     }
+
+
+def pasted_id(text) -> str | None:
+    """``text`` without whitespace (spaces, tabs, line breaks), or None for text that is not
+    a string or is longer than ``MAX_PASTED_CHARS``."""
+    if not isinstance(text, str) or len(text) > MAX_PASTED_CHARS:
+        return None
+    return "".join(text.split())
+
+
+def short_id(cert_id: str) -> str:
+    """The short form of a full ID: ``GRPO2-`` and the first ``SHORT_CHARS`` characters of
+    its signature. Only a server that keeps the IDs it issued resolves it
+    (``short_key``); the full ID stays the one that verifies offline. ValueError for text
+    that is not shaped like a full ID."""
+    cert_id = pasted_id(cert_id)
+    if cert_id is None or not cert_id.startswith(_PREFIX) or cert_id.count(".") != 1:
+        raise ValueError("a short form is made from a full GRPO2 certificate ID.")
+    signature = cert_id.split(".")[1]
+    if len(signature) < SHORT_CHARS:
+        raise ValueError("that certificate ID is cut short.")
+    return _PREFIX + signature[:SHORT_CHARS]
+
+
+def short_key(text) -> str | None:
+    """The signature prefix a pasted short ID names (spaces dropped); None if ``text`` is
+    not a short ID."""
+    match = _SHORT.match(pasted_id(text) or "")
+    return match.group(1) if match else None
 
 
 def key_id(public_key: Ed25519PublicKey) -> str:
@@ -232,7 +282,8 @@ def _details(details: Mapping) -> dict:
     for key, value in details.items():
         if key not in DETAILS:
             raise ValueError(f"{key!r} is not a certificate detail ({', '.join(DETAILS)}).")
-        items = [value] if key == "scoring" else value
+        single = key in ("scoring", "attempt")
+        items = [value] if single else value
         if not isinstance(items, (list, tuple)) or len(items) > MAX_DETAIL_ITEMS:
             raise ValueError(f"{key} must be a list of at most {MAX_DETAIL_ITEMS} strings.")
         for item in items:
@@ -240,30 +291,8 @@ def _details(details: Mapping) -> dict:
                 raise ValueError(
                     f"{key}: every entry must be text of 1 to {MAX_DETAIL_CHARS} characters."
                 )
-        out[key] = value if key == "scoring" else list(items)
+        out[key] = value if single else list(items)
     return out
-
-
-def check_name(name) -> str:
-    """The name as it goes on a certificate: stripped, NFC; ValueError if unfit.
-
-    1 to 80 characters; no control, private-use, line-separator or bidi-override characters.
-    Markup is allowed and kept as typed: it is text, shown as text.
-    """
-    if not isinstance(name, str):
-        raise ValueError(f"the name must be text, got {type(name).__name__}.")
-    clean = unicodedata.normalize("NFC", name.strip())
-    if not clean:
-        raise ValueError("the name is empty: type the name to put on the certificate.")
-    if len(clean) > MAX_NAME_CHARS:
-        raise ValueError(f"the name is {len(clean)} characters long; at most {MAX_NAME_CHARS} fit.")
-    for c in clean:
-        if unicodedata.category(c) in ("Cc", "Cs", "Co", "Zl", "Zp") or c in _BIDI_CONTROLS:
-            raise ValueError(
-                f"the name contains a control or invisible character (U+{ord(c):04X}); "
-                "type it as plain text."
-            )
-    return clean
 
 
 def signing_key(secret) -> bytes:
@@ -325,7 +354,7 @@ def verify_legacy(cert_id, *, secret: bytes | str) -> dict | None:
     # Signed by us, so well formed; checked again all the same.
     try:
         correct, total, ordinal = _HEADER.unpack_from(payload)
-        name = check_name(payload[_HEADER.size :].decode("utf-8"))
+        name = signed_name(payload[_HEADER.size :].decode("utf-8"))
         _check_score(correct, total)
         date = dt.date.fromordinal(ordinal)
     except (ValueError, UnicodeDecodeError, OverflowError, struct.error):

@@ -5,8 +5,9 @@ a set of ids give the same quiz on every server (which is what lets a quiz trave
 link). ``record_answer`` and ``retry_missed`` return new states; the first answer to a
 question stands. An answer earns credit from 0 to 1 (right or wrong, or for an interview
 follow-up the fraction of its key points made), kept as an exact fraction. A quiz passes
-with at least ``PASS_PERCENT`` of its questions' worth of credit, compared exactly; only
-a full, finished, passed quiz earns a certificate.
+with at least ``PASS_PERCENT`` of its questions' worth of credit, compared exactly. Only a
+certification attempt (``practice.certification``) issues a certificate, and only when
+``certificate_earned``: full, finished (submitted) and passed; a practice quiz never does.
 
 A quiz in the app is kept in the store (``practice.store.base.QuizStore``) under a random
 ``quiz_id``: ``stored_quiz`` rebuilds the state from what the store holds (its seed, the

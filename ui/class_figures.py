@@ -1,7 +1,8 @@
 """Class mode's figures: the room's answers as bars, and the room's advantages.
 
 Labels are nicknames students typed: Plotly renders <b>, <a> and <br> in tick labels and
-hover text, so every label is HTML-escaped before it reaches a figure.
+hover text, so every label is HTML-escaped once before it reaches a figure: &, < and >
+only, since Plotly decodes those but shows "&quot;" literally (quotes need no escaping).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ MAX_LABELLED = 60
 @cached_figure
 def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -> dict:
     """(len(bars),) counts, one bar per answer; the right ones marked once revealed."""
-    labels = [html.escape(b.label) for b in bars]
+    labels = [html.escape(b.label, quote=False) for b in bars]
     colours = [POSITIVE if show_correct and b.correct else NEUTRAL for b in bars]
     text = [f"{b.count} ✓" if show_correct and b.correct else str(b.count) for b in bars]
     data = [
@@ -41,7 +42,7 @@ def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -
 @cached_figure
 def advantage_figure(labels: tuple[str, ...], group: RoomGroup) -> dict:
     """(K,) one bar per student: their advantage, blue up, vermillion hatched down."""
-    names = [html.escape(x) for x in labels]
+    names = [html.escape(x, quote=False) for x in labels]
     values = [float(a) for a in group.advantages]
     bar = {
         "type": "bar",

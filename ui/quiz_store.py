@@ -80,6 +80,12 @@ def record_review(question: Question, credit: bool | Fraction, seconds: float) -
             )
     except StoreRefusal:  # the key was deleted in another tab: nothing to schedule
         pass
+    except (TypeError, ValueError, KeyError, AssertionError):  # a stored card fsrs refuses
+        st.toast(
+            "Your answer counts, but your spaced-review card for this question could not be "
+            "read (stored before imports were checked): export, fix or reset it on Review.",
+            icon=":material/warning:",
+        )
 
 
 def seconds_on(prefix: str, question_id: str) -> float:

@@ -190,20 +190,25 @@ def _check(question: Question, prefix: str, drill: Drill | None, on_answer: OnAn
 
 
 def header(question: Question, where: str) -> None:
-    """The kind and topic of a question, with its id (handy when reporting a problem)."""
-    st.caption(
-        f"{where} · **{KIND_TITLES[question.kind]}** · {TOPICS[question.topic]} · "
-        f"id `{question.id}`"
-    )
+    """The kind and topic of a question (no internal id or seed: those mean nothing to a
+    learner)."""
+    st.caption(f"{where} · **{KIND_TITLES[question.kind]}** · {TOPICS[question.topic]}")
 
 
 def show_question(
-    question: Question, *, prefix: str, seed: int, on_answer: OnAnswer, drill: Drill | None = None
+    question: Question,
+    *,
+    prefix: str,
+    seed: int,
+    on_answer: OnAnswer,
+    drill: Drill | None = None,
+    feedback: bool = True,
 ) -> bool:
     """The question, its answer widgets and, after the attempt, the feedback.
 
     ``seed`` is the quiz's (or round's): options are shown in ``option_order(question, seed)``.
-    Returns True once the question is answered.
+    ``feedback=False`` (a certification attempt): the button saves the answer and nothing
+    says whether it was right. Returns True once the question is answered.
     """
     qid = question.id
     attempt = graded(prefix, qid)
@@ -213,11 +218,15 @@ def show_question(
         shown = st.session_state.get(f"{prefix}.shown")
         if not shown or shown[0] != qid:
             st.session_state[f"{prefix}.shown"] = (qid, time.time())
-        _form(question, prefix, option_order(question, seed), drill, on_answer)
+        button = "Check" if feedback else "Save my answer"
+        _form(question, prefix, option_order(question, seed), drill, on_answer, button)
         notice = st.session_state.get(f"{prefix}.notice")
         if notice and notice[0] == qid:
             st.warning(notice[1])
         return False
+    if not feedback:
+        st.info("Answer saved. Right or wrong is shown after you submit the attempt.")
+        return True
     # After the attempt the form gives way to what was answered, shown as plain text.
     if question.kind in ("choice", "redflag"):
         fb.choice_feedback(question, attempt, option_order(question, seed))
@@ -255,6 +264,7 @@ def _form(
     order: tuple[int, ...],
     drill: Drill | None,
     on_answer: OnAnswer,
+    button: str = "Check",
 ) -> None:
     """The answer widgets and the button that grades them (nothing reruns before it).
 
@@ -296,7 +306,7 @@ def _form(
                 f"{MAX_FOLLOWUP_CHARS:,} characters are read.",
             )
         st.form_submit_button(
-            "Check",
+            button,
             key=f"{prefix}.check.{qid}",
             type="primary",
             on_click=_check,
@@ -304,12 +314,14 @@ def _form(
         )
 
 
-def answer_key(question: Question, seed: int, drill: Drill | None = None) -> None:
-    """The review of a missed question: the prompt, the answer and the explanation.
+def answer_key(
+    question: Question, seed: int, drill: Drill | None = None, where: str = "Missed"
+) -> None:
+    """The review of a question: the prompt, the answer and the explanation.
 
     Options are listed in the order the quiz with ``seed`` showed them.
     """
-    header(question, "Missed")
+    header(question, where)
     st.markdown(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
         fb.options_key(question, option_order(question, seed))

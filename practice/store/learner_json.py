@@ -1,9 +1,15 @@
 """A learner's progress as JSON: what "export" downloads and "import" reads back.
 
 The document is ``{"format": FORMAT, "attempts": [...], "cards": {question id: state}}``,
-each attempt an object of ``Attempt``'s fields. Import is bounded (``MAX_IMPORT_BYTES``,
-``MAX_IMPORT_ATTEMPTS``, ``MAX_IMPORT_CARDS``) and checked field by field before anything
-is written; then the learner's progress is replaced by the file's, in one transaction.
+each attempt an object of ``Attempt``'s fields, each card state an ``fsrs.Card.to_dict()``.
+Import is bounded (``MAX_IMPORT_BYTES``, ``MAX_IMPORT_ATTEMPTS``, ``MAX_IMPORT_CARDS``) and
+checked before anything is written, in this order: nesting deeper than ``MAX_DEPTH`` is
+refused before any parser sees the text; NaN and Infinity are refused while parsing; the
+document is validated against ``SCHEMA`` (JSON Schema 2020-12, with ``jsonschema``):
+types, ranges, and times with a time zone; then every card state must be one the ``fsrs``
+library itself accepts: ``fsrs.Card.from_dict`` builds it and the app's scheduler reviews
+it without an error. A refusal (``TextRefused``) names the field; the learner's progress
+is untouched. Then it is replaced by the file's, in one transaction.
 The learner key itself is never in the file: importing on another machine files the
 progress under that machine's key.
 """
@@ -11,15 +17,94 @@ progress under that machine's key.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, fields
+from datetime import datetime
 
-from practice.store.base import Attempt, LearnerStore, TextRefused, card_text, check_attempt
+from fsrs import Card, Rating
+from jsonschema import Draft202012Validator, FormatChecker
+
+from practice.review import SCHEDULER
+from practice.store.base import (
+    MAX_QUESTION_ID_CHARS,
+    RATINGS,
+    Attempt,
+    LearnerStore,
+    TextRefused,
+    card_text,
+    check_attempt,
+)
 
 FORMAT = "grpo-lab-progress/1"
 MAX_IMPORT_BYTES = 2_000_000
 MAX_IMPORT_ATTEMPTS = 10_000
 MAX_IMPORT_CARDS = 1_000
+MAX_DEPTH = 8
+"""The deepest nesting of arrays and objects read (an export has 3)."""
 _ATTEMPT_FIELDS = tuple(f.name for f in fields(Attempt))
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]")
+_FORMATS = FormatChecker()
+
+
+@_FORMATS.checks("date-time-tz", raises=ValueError)
+def _with_time_zone(text) -> bool:
+    """An ISO 8601 date and time that names its time zone (what FSRS compares)."""
+    if not isinstance(text, str):
+        return True
+    if datetime.fromisoformat(text).tzinfo is None:
+        raise ValueError("has no time zone")
+    return True
+
+
+_TIME = {"type": "string", "maxLength": 40, "format": "date-time-tz"}
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["format", "attempts", "cards"],
+    "additionalProperties": False,
+    "properties": {
+        "format": {"const": FORMAT},
+        "attempts": {
+            "type": "array",
+            "maxItems": MAX_IMPORT_ATTEMPTS,
+            "items": {
+                "type": "object",
+                "required": list(_ATTEMPT_FIELDS),
+                "additionalProperties": False,
+                "properties": {
+                    "question_id": {"type": "string", "minLength": 1, "maxLength": 40},
+                    "kind": {"type": "string", "maxLength": 16},
+                    "score": {"type": "number", "minimum": 0, "maximum": 1},
+                    "seconds": {"type": "number", "minimum": 0, "exclusiveMaximum": 1e7},
+                    "rating": {"enum": list(RATINGS)},
+                    "at": {"type": "number", "minimum": 0, "exclusiveMaximum": 1e11},
+                },
+            },
+        },
+        "cards": {
+            "type": "object",
+            "maxProperties": MAX_IMPORT_CARDS,
+            "propertyNames": {"minLength": 1, "maxLength": MAX_QUESTION_ID_CHARS},
+            "additionalProperties": {
+                "type": "object",
+                "required": ["card_id", "state", "step", "stability", "difficulty", "due"],
+                "additionalProperties": False,
+                "properties": {
+                    "card_id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+                    "state": {"enum": [1, 2, 3]},
+                    "step": {"type": ["integer", "null"], "minimum": 0, "maximum": 100},
+                    "stability": {"type": ["number", "null"], "minimum": 0, "maximum": 1e6},
+                    "difficulty": {"type": ["number", "null"], "minimum": 0, "maximum": 11},
+                    "due": _TIME,
+                    "last_review": {"anyOf": [_TIME, {"type": "null"}]},
+                },
+            },
+        },
+    },
+}
+"""What an export holds: the JSON Schema every import is validated against."""
+_VALIDATOR = Draft202012Validator(SCHEMA, format_checker=_FORMATS)
 
 
 def export_json(store: LearnerStore, key: str) -> str:
@@ -33,27 +118,96 @@ def export_json(store: LearnerStore, key: str) -> str:
 
 
 def parse_progress(data: bytes | str) -> tuple[list[Attempt], dict[str, dict]]:
-    """The attempts and cards of an exported file; TextRefused saying what is wrong."""
+    """The attempts and cards of an exported file; TextRefused naming the field at fault."""
     if len(data) > MAX_IMPORT_BYTES:
         raise TextRefused(f"The file is too large: at most {MAX_IMPORT_BYTES:,} bytes.")
     try:
-        document = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    except UnicodeDecodeError:
+        raise TextRefused("The file is not text (UTF-8): export your progress again.") from None
+    if nesting(text) > MAX_DEPTH:
+        raise TextRefused(
+            f"The file nests lists or objects more than {MAX_DEPTH} deep: it is not a progress "
+            "export. Nothing was changed."
+        )
+    try:
+        document = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
         raise TextRefused("The file is not JSON: export your progress again.") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise TextRefused(f"The file is not a progress export ({FORMAT}).")
-    items, cards = document.get("attempts"), document.get("cards")
-    if not isinstance(items, list) or not isinstance(cards, dict):
-        raise TextRefused("The file has no attempts list or no cards table.")
-    if len(items) > MAX_IMPORT_ATTEMPTS or len(cards) > MAX_IMPORT_CARDS:
         raise TextRefused(
-            f"The file holds too much: at most {MAX_IMPORT_ATTEMPTS:,} attempts "
-            f"and {MAX_IMPORT_CARDS:,} cards."
+            f"The file is not a progress export: its format field must be {FORMAT!r}. "
+            "Nothing was changed."
         )
-    attempts = [check_attempt(_attempt(item)) for item in items]
-    for qid, state in cards.items():
-        card_text(qid, state)  # bounds and type; the scheduler reads the fields
-    return attempts, cards
+    error = next(iter(sorted(_VALIDATOR.iter_errors(document), key=_first)), None)
+    if error is not None:
+        raise TextRefused(f"{_field(error.absolute_path)}: {_reason(error)} Nothing was changed.")
+    attempts = [check_attempt(Attempt(**item)) for item in document["attempts"]]
+    for qid, state in document["cards"].items():
+        card_text(qid, state)
+        if problem := fsrs_problem(state):
+            raise TextRefused(
+                f"The file's cards → {qid}: FSRS cannot use this card state ({problem}). "
+                "Nothing was changed."
+            )
+    return attempts, document["cards"]
+
+
+def nesting(text: str) -> int:
+    """How deep arrays and objects nest in JSON ``text`` (strings skipped), without parsing."""
+    depth = deepest = 0
+    for c in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        depth += 1 if c in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def fsrs_problem(state: dict) -> str | None:
+    """Why the ``fsrs`` library refuses this card state (built with ``Card.from_dict`` and
+    reviewed once by the app's scheduler), or None when it accepts it."""
+    try:
+        card = Card.from_dict(dict(state))
+        SCHEDULER.review_card(card, Rating.Good, review_datetime=card.due)
+    except Exception as err:  # fsrs raises AssertionError, TypeError, ValueError, ...
+        return f"{type(err).__name__}: {err}".rstrip(": ")
+    return None
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _first(error) -> tuple:
+    return tuple(str(p) for p in error.absolute_path)
+
+
+def _field(path) -> str:
+    parts = [str(p) for p in path]
+    return "The file's " + (" → ".join(parts) if parts else "top level")
+
+
+def _reason(error) -> str:
+    """What is wrong, in words, with at most 60 characters of the file quoted."""
+    kind, limit = error.validator, error.validator_value
+    shown = repr(error.instance)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    if kind == "format":
+        return f"{shown} is not a date and time with a time zone (like 2025-01-31T09:00:00+00:00)."
+    if kind == "type":
+        wanted = " or ".join(limit) if isinstance(limit, list) else limit
+        return f"must be {wanted}, not {shown}."
+    if kind in ("const", "enum"):
+        allowed = [limit] if kind == "const" else limit
+        return f"must be {' or '.join(repr(v) for v in allowed)}, not {shown}."
+    if kind in ("maxItems", "maxProperties"):
+        return f"holds too much: at most {limit:,} entries."
+    if kind in ("minimum", "maximum", "exclusiveMaximum"):
+        return f"{shown} is out of range."
+    if kind in ("minLength", "maxLength"):
+        return f"{shown} has the wrong length."
+    if kind == "additionalProperties":
+        return "has a field that is not part of an export."
+    return error.message[:120] + "."
 
 
 def import_json(store: LearnerStore, key: str, data: bytes | str) -> int:
@@ -61,9 +215,3 @@ def import_json(store: LearnerStore, key: str, data: bytes | str) -> int:
     attempts, cards = parse_progress(data)
     store.replace_progress(key, attempts, cards)
     return len(attempts)
-
-
-def _attempt(item) -> Attempt:
-    if not isinstance(item, dict) or set(item) != set(_ATTEMPT_FIELDS):
-        raise TextRefused(f"Every attempt must have exactly: {', '.join(_ATTEMPT_FIELDS)}.")
-    return Attempt(**item)

@@ -39,7 +39,9 @@ def summary(page) -> str:
 def answer_blanks(page, qid: str, right: bool) -> None:
     q = next(q for q in BANK if q.id == qid)
     main = page.locator('[data-testid="stMain"]')
-    main.locator('[data-testid="stCaptionContainer"]', has_text=f"id {qid}").wait_for()
+    main.locator(
+        f".st-key-review-check-{qid}"
+    ).wait_for()  # the card's Check button (no id is shown)
     settle(page, 100)
     for blank in q.blanks:
         label = blank.label[:1].upper() + blank.label[1:]

@@ -4,6 +4,8 @@ and scores, the offline check; version-1 (HMAC) certificates still verify."""
 import base64
 import datetime as dt
 import json
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -15,11 +17,15 @@ from hypothesis import strategies as st
 from practice.certificates import (
     MAX_NAME_CHARS,
     OFFLINE_CHECK,
+    SHORT_CHARS,
     check_name,
     issue,
     key_id,
     keyring_json,
+    pasted_id,
     read_keyring,
+    short_id,
+    short_key,
     verify,
     verify_legacy,
 )
@@ -266,3 +272,123 @@ def test_verify_legacy_never_raises_on_text(text):
 def test_a_weak_legacy_secret_is_a_configuration_error(secret):
     with pytest.raises(ValueError, match="at least 16 bytes"):
         verify_legacy("GRPO1-AAAA", secret=secret)
+
+
+# --- the published offline check decodes exactly as the server does (issue 24, item 9) -----
+
+LENIENT_CHECK = """import base64, json
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+def b64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+keys = json.load(open("grpo-certificate-keys.json"))["keys"]  # key id -> public key
+cert_id = "GRPO2-..."  # the certificate ID to check
+body, signature = cert_id.removeprefix("GRPO2-").split(".")
+claims = json.loads(b64(body))
+public_key = Ed25519PublicKey.from_public_bytes(b64(keys[claims["kid"]]))
+public_key.verify(b64(signature), body.encode())  # raises InvalidSignature if forged
+print(claims)"""
+"""The snippet the verify page published before: it decoded base64 leniently."""
+
+
+def run_snippet(snippet: str, cert_id: str, tmp_path) -> dict | None:
+    """Run a published snippet in a fresh Python beside the keyring file: the claims it
+    prints, or None when it raises (a forged or malformed ID)."""
+    (tmp_path / "grpo-certificate-keys.json").write_text(keyring_json([PUBLIC]), "utf-8")
+    code = snippet.replace('"GRPO2-..."', repr(cert_id)).replace(
+        "print(claims)", "print(json.dumps(claims))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    return json.loads(out.stdout) if out.returncode == 0 else None
+
+
+def forged_ids(genuine: str) -> dict[str, str]:
+    """Altered IDs: the two that lenient base64 let through, and the other classic forgeries."""
+    body, sig = genuine.removeprefix("GRPO2-").split(".")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    last = alphabet.index(sig[-1])  # 86 characters carry 512 bits: the last 4 bits are spare
+    spare_bits = sig[:-1] + alphabet[last ^ 0b0001]
+    plus_slash = sig.replace("-", "+").replace("_", "/")
+    if plus_slash == sig:  # the signature has neither character: a padded one then
+        plus_slash = sig + "=="
+    return {
+        "spare bits of the signature": f"GRPO2-{body}.{spare_bits}",
+        "standard base64 alphabet in the signature": f"GRPO2-{body}.{plus_slash}",
+        "a changed body": f"GRPO2-{body[:-2]}{'B' if body[-2] != 'B' else 'C'}{body[-1]}.{sig}",
+        "a cut signature": genuine[:-2],
+        "another version": "GRPO3-" + genuine.removeprefix("GRPO2-"),
+        "a signature by another key": issue("Ada", 9, 10, private_key=OTHER, date=DAY),
+        "two dots": genuine + ".AAAA",
+    }
+
+
+def test_the_published_check_and_the_server_refuse_the_same_forged_ids(tmp_path):
+    genuine = cert("Zoë Ångström", 45, 50, topics=["std"])
+    assert run_snippet(OFFLINE_CHECK, genuine, tmp_path)["name"] == "Zoë Ångström"
+    for what, forged in forged_ids(genuine).items():
+        assert verify(forged, public_key=PUBLIC) is None, what
+        assert run_snippet(OFFLINE_CHECK, forged, tmp_path) is None, what
+
+
+def test_the_lenient_check_let_two_altered_ids_through(tmp_path):
+    """The break of issue 24 reproduced: the old snippet accepted both, the server neither."""
+    forged = forged_ids(cert("Zoë Ångström", 45, 50, topics=["std"]))
+    for what in ("spare bits of the signature", "standard base64 alphabet in the signature"):
+        assert forged[what] != cert("Zoë Ångström", 45, 50, topics=["std"])
+        assert run_snippet(LENIENT_CHECK, forged[what], tmp_path) is not None, what
+        assert verify(forged[what], public_key=PUBLIC) is None, what
+
+
+@pytest.mark.parametrize("width", [1, 40, 64, 76])
+def test_a_wrapped_or_spaced_id_verifies_on_the_server_and_offline(width, tmp_path):
+    genuine = cert("Ada", 9, 10)
+    wrapped = "\n".join(genuine[i : i + width] for i in range(0, len(genuine), width))
+    for pasted in (f"  {wrapped}\r\n", genuine.replace(".", " . "), "\t" + genuine + " "):
+        assert verify(pasted, public_key=PUBLIC)["name"] == "Ada"
+        assert pasted_id(pasted) == genuine
+    assert run_snippet(OFFLINE_CHECK, wrapped, tmp_path)["name"] == "Ada"
+
+
+def test_a_short_id_is_a_prefix_of_the_signature():
+    genuine = cert("Ada", 9, 10)
+    short = short_id(genuine)
+    assert short.startswith("GRPO2-") and len(short) == 6 + SHORT_CHARS
+    assert genuine.endswith("." + short.removeprefix("GRPO2-") + genuine[len(genuine) - 86 + 16 :])
+    assert short_key(" " + short[:10] + "\n" + short[10:]) == short.removeprefix("GRPO2-")
+    assert short_key(genuine) is None and short_key(short + "A") is None
+    assert verify(short, public_key=PUBLIC) is None  # only the server's store resolves it
+
+
+# --- names (issue 24, item 9) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ada\u200bLovelace", "Ada\u200d", "\u2066Ada\u2069", "Ada\u200e", "Ada\u00ad", "Ada\ufeff",
+     "\u202eecalevoL", "Ada\U000e0041", "Ada\ue000", "Ada\u2028Lovelace"],
+)  # fmt: skip
+def test_invisible_format_and_bidi_characters_are_refused(name):
+    with pytest.raises(ValueError, match="invisible or control character"):
+        cert(name, 10, 10)
+
+
+@pytest.mark.parametrize(
+    "name", ["\u0410da Lovelace", "Ada L\u043evelace", "\u0391lex", "Pa\u0443pal"]
+)
+def test_mixed_script_look_alikes_are_refused(name):
+    with pytest.raises(ValueError, match="alphabets that look alike"):
+        cert(name, 10, 10)
+
+
+@pytest.mark.parametrize(
+    ("typed", "issued"),
+    [("\uff21\uff44\uff41", "Ada"), ("Ada  \u3000 Lovelace", "Ada Lovelace"),
+     ("\ufb01ona", "fiona"),
+     ("Ольга Smith", "Ольга Smith"), ("やまだ太郎", "やまだ太郎"), ("Ahmed أحمد", "Ahmed أحمد"),
+     ("Bruce李", "Bruce李"), ("Σωκράτης", "Σωκράτης")],
+)  # fmt: skip
+def test_names_are_nfkc_and_other_scripts_side_by_side_are_fine(typed, issued):
+    assert verify(cert(typed), public_key=PUBLIC)["name"] == issued

@@ -20,7 +20,7 @@ FUZZED = sorted(name for name, p in PLANS.items() if p is not None)
 def test_the_fuzzer_reaches_the_input_functions():
     """The functions that take what a user types or a URL carries are all fuzzed."""
     must = {
-        "certificates.check_name",
+        "cert_names.check_name",
         "certificates.verify_legacy",
         "progress_link.unsign_progress",
         "answer_text.normalise_answer",

@@ -4,6 +4,7 @@ and a delete that leaves nothing behind (read from the backend itself)."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -117,34 +118,78 @@ def test_export_then_import_under_another_key_gives_the_same_progress(make_store
     assert export_json(other, new_key) == text
 
 
+def card(**changes) -> dict:
+    """A card state the fsrs library accepts, with ``changes``."""
+    state = {"card_id": 1, "state": 2, "step": None, "stability": 3.2, "difficulty": 5.1,
+             "due": "2025-02-01T09:00:00+00:00",
+             "last_review": "2025-01-29T09:00:00+00:00"}  # fmt: skip
+    return {**state, **changes}
+
+
+def export(cards=None, attempts=()) -> str:
+    return json.dumps({"format": FORMAT, "attempts": list(attempts), "cards": cards or {}})
+
+
 @pytest.mark.parametrize(
     "data, message",
     [
         ("not json", "not JSON"),
         ("[]", "not a progress export"),
         (json.dumps({"format": "other"}), "not a progress export"),
-        (json.dumps({"format": FORMAT, "attempts": {}, "cards": {}}), "no attempts list"),
-        (json.dumps({"format": FORMAT, "attempts": [{"x": 1}], "cards": {}}), "exactly"),
-        (
-            json.dumps({"format": FORMAT, "attempts": [], "cards": {"q": [1]}}),
-            "JSON object",
-        ),
+        (json.dumps({"format": FORMAT}), "top level: 'attempts' is a required property"),
+        (json.dumps({"format": FORMAT, "attempts": {}, "cards": {}}), "attempts: must be array"),
+        (export(attempts=[{"x": 1}]), "attempts → 0: 'question_id' is a required property"),
+        (export({"q": [1]}), "cards → q: must be object"),
         (
             json.dumps(
                 {"format": FORMAT, "attempts": [{}] * (MAX_IMPORT_ATTEMPTS + 1), "cards": {}}
             ),
-            "too much",
+            "attempts: holds too much",
         ),
         ("x" * (MAX_IMPORT_BYTES + 1), "too large"),
+        # issue 24, item 6: a deeply nested file, refused before any parser sees it
+        ("[" * 30_000 + "]" * 30_000, "nests lists or objects more than 8 deep"),
+        ('{"format": "' + "[" * 5000 + '"}', "not a progress export"),  # brackets in text: 0
+        # issue 24, item 6: card states that passed the old check and broke Review later
+        (export({"q": card(last_review="2025-01-29T09:00:00")}), "q → last_review: '2025-01-29"),
+        (export({"q": card(due="2025-02-01 09:00")}), "q → due: '2025-02-01 09:00' is not a date"),
+        (export({"q": card(step="x")}), "cards → q → step: must be integer or null, not 'x'"),
+        (export({"q": card(stability="nan")}), "q → stability: must be number or null"),
+        (export({"q": card()}).replace("3.2", "NaN"), "not JSON"),
+        (export({"q": card(state=3, step=None)}), "q: FSRS cannot use this card state"),
+        (export({"q": card(state=2, stability=None)}), "q: FSRS cannot use this card state"),
+        (export({"q": card(state=7)}), "q → state: must be 1 or 2 or 3"),
+        (export({"q": card(difficulty=1e300)}), "q → difficulty: 1e+300 is out of range"),
+        (export({"q": card(extra=1)}), "q: has a field that is not part of an export"),
+        (export(attempts=[{**attempt().__dict__, "score": 2}]), "attempts → 0 → score: 2 is out"),
+        (export(attempts=[{**attempt().__dict__, "rating": True}]), "attempts → 0 → rating"),
+        (b"\xff\xfe{}", "not text"),
     ],
 )
 def test_a_bad_import_is_refused_and_changes_nothing(make_store, data, message):
     store = make_store()
     key = store.create_learner()
     store.add_attempt(key, attempt())
-    with pytest.raises(TextRefused, match=message):
+    store.set_card(key, "q", card())
+    with pytest.raises(TextRefused, match=re.escape(message)):
         import_json(store, key, data)
-    assert store.attempts(key) == [attempt()]
+    assert store.attempts(key) == [attempt()] and store.cards(key) == {"q": card()}
+
+
+def test_every_state_fsrs_writes_imports():
+    from datetime import UTC, datetime
+
+    from fsrs import Card, Rating
+
+    from practice.review import SCHEDULER
+
+    c, when = Card(card_id=5), datetime(2025, 1, 1, tzinfo=UTC)
+    states = {}
+    for n, rating in enumerate([Rating.Good, Rating.Good, Rating.Again, Rating.Easy]):
+        c = SCHEDULER.review_card(c, rating, review_datetime=when)[0]
+        states[f"q{n}"] = c.to_dict()
+        when = c.due
+    assert parse_progress(export(states))[1] == states
 
 
 def test_parse_progress_reads_bytes():

@@ -1,0 +1,17 @@
+"""ui.class_figures: nicknames are escaped once, so quotes show as typed on the projector
+(issue 24, item 9: quotes in names showed as &quot;) and markup stays text."""
+
+from __future__ import annotations
+
+from practice.class_round import Bar
+from ui.class_figures import distribution_figure
+
+NAME = 'Zoë "Ada" O\'Brien <b>x</b> & Co'
+
+
+def test_quotes_show_as_typed_and_markup_stays_text():
+    fig = distribution_figure.__wrapped__((Bar(NAME, 3, True),), "Answers", True)
+    label = fig["data"][0]["x"][0]
+    assert '"Ada"' in label and "O'Brien" in label
+    assert "&quot;" not in label and "&#x27;" not in label
+    assert "<b>" not in label and "&lt;b&gt;" in label and "&amp; Co" in label
