@@ -6,8 +6,11 @@
   ``gdpo`` estimator): each reward function's group advantage (R_f - mean_f) /
   (std_f + 1e-4), weighted and summed, then normalised over the whole batch.
 
-A reward with a large spread dominates the sum in the first; in the second every
-function counts by its weight, whatever its scale. ``compare_aggregations`` shows where
+GDPO's argument against the first: summing collapses distinct reward combinations into
+identical advantages ((1, 0) and (0, 1) both sum to 1, so a correct-but-unformatted answer
+and a formatted-but-wrong one are pushed alike); normalising each function within the
+group first keeps them apart, each counting through its own spread. (A reward on a wide
+scale also dominates a sum, a second, smaller effect.) ``compare_aggregations`` shows where
 they disagree and which answers change sign (pushed up by one, down by the other).
 """
 
