@@ -96,3 +96,19 @@ def compare_aggregations(rewards, group_ids, *, names=None, weights=None) -> pd.
     frame["difference"] = split - summed
     frame["sign_changed"] = np.sign(summed) * np.sign(split) < 0
     return frame
+
+
+def collapsed(rewards, group_ids, advantages) -> np.ndarray:
+    """(N,) bool: another answer of the same group scored a different reward combination
+    but got the same advantage (to 1e-9), GDPO's "collapse".
+
+    rewards: (N, F) one column per reward function; group_ids: (N,); advantages: (N,),
+    e.g. from ``sum_then_normalise`` or ``normalise_then_sum``.
+    """
+    r, _ = _per_function(rewards, None)
+    ids = _ids(group_ids, len(r))
+    a = _checks.finite_array(advantages, "advantages", shape=(len(r),))
+    same_group = ids[:, None] == ids[None, :]
+    same_advantage = np.abs(a[:, None] - a[None, :]) <= 1e-9 * (1 + np.abs(a[:, None]))
+    different_rewards = np.any(r[:, None, :] != r[None, :, :], axis=2)
+    return np.any(same_group & same_advantage & different_rewards, axis=1)

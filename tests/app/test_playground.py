@@ -151,3 +151,21 @@ def test_csv_download_holds_every_step():
     assert at.get("download_button")
     csv = table(at).to_csv(index=False)
     assert csv.splitlines()[0].startswith("prompt,answer,reward,mean")
+
+
+def test_several_rewards_mode_shows_gdpos_collapse():
+    at = open_page(PAGE, state={"rewards_grid": [["1", "0", "0", "1"]]})
+    at.toggle(key="pg.multi").set_value(True).run()
+    assert not at.exception
+    both = at.dataframe[-2].value  # the comparison comes before the step table
+    assert both["correctness"].tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert both["format"].tolist() == [0.0, 1.0, 1.0, 0.0]
+    summed = both["sum then normalise"].to_numpy()
+    assert summed[0] == summed[1] == summed[2]
+    assert both["normalise then sum"][0] > both["normalise then sum"][1]
+    verdict = (
+        "Summed first, 3 answers share an advantage with an answer that scored a "
+        "different combination; normalised first, 0 answers do."
+    )
+    assert any(verdict in t for t in texts(at, "markdown"))
+    assert len(at.get("plotly_chart")) == 3
