@@ -116,6 +116,7 @@ if st.toggle("Several reward functions: sum first or normalise first (GDPO)", ke
     collapse = [(1.0, 0.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # (correct, formatted)
     start = pd.DataFrame(collapse * (len(rewards) // 4) + collapse[: len(rewards) % 4])
     start.columns = ["correctness", "format"]
+    start.index = [f"answer {i}" for i in range(1, len(start) + 1)]
     typed = st.data_editor(
         start, key=f"pg.multi_rewards.{g}.{len(rewards)}", num_rows="fixed", width="stretch"
     )
