@@ -169,3 +169,13 @@ def test_several_rewards_mode_shows_gdpos_collapse():
     )
     assert any(verdict in t for t in texts(at, "markdown"))
     assert len(at.get("plotly_chart")) == 3
+
+
+@pytest.mark.parametrize("convention", ["nemo-rl", "reinforce-pp"])
+def test_the_new_conventions_run_in_the_playground(convention):
+    at = open_page(PAGE, query={"c": convention})
+    assert not at.exception
+    frame = table(at)
+    rewards = [[1, 0, 1, 1, 0, 0, 1, 0], [0.9, 0.2, 0.5, 0.7, 0.1, 0.4, 0.8, 0.3]]
+    expected = group_advantages(rewards, convention=convention).ravel()
+    np.testing.assert_allclose(frame["advantage"], expected)
