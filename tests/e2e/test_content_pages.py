@@ -44,3 +44,11 @@ def test_playground_several_rewards(page, app_url):
     assert "Summed first, 6 answers share an advantage" in text  # K = 8: the pattern twice
     assert "normalised first, 0 answers do" in text
     shot(page, "content-playground-gdpo")
+
+
+def test_cheat_sheet_kl_lines(page, app_url):
+    open_path(page, app_url, "/cheatsheet")
+    assert_healthy(page)
+    page.get_by_text("Where the KL goes").first.scroll_into_view_if_needed()
+    settle(page)
+    page.screenshot(path=str(shot(page, "content-cheatsheet")), full_page=False)
