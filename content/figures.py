@@ -20,8 +20,10 @@ import numpy as np
 from grpo_core import advantage_trace, group_advantages
 from grpo_core.binary import binary_advantages, std_weight, zero_spread_probability
 from grpo_core.conventions import get_convention
+from grpo_core.kl import kl_estimate
 from grpo_core.lengthnorm import per_sequence_push, per_token_push
 from grpo_core.memory import memory_comparison
+from grpo_core.multi_reward import normalise_then_sum, sum_then_normalise
 from grpo_core.precision import float32_advantages
 from grpo_core.verifier import grade, load_worked_example, verifier_reward
 
@@ -68,6 +70,14 @@ FORMAT_BONUS = 0.1
 
 ALMOST_ALL_RIGHT = (0.9, 1.0, 1.0, 1.0)
 """The quiz's group where 0.9 out of 1 is below the mean."""
+
+LOG_RATIO = 0.5
+"""log pi - log pi_ref of one sampled token: the policy gives it e^0.5 = 1.65 times the
+reference's probability."""
+
+TWO_REWARDS = ((1.0, 0.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.0))
+"""One prompt, four answers, two reward functions (correct, formatted): the only correct
+answer is unformatted; two formatted answers are wrong."""
 
 
 def _near_tie(figures: dict[str, Figure]) -> None:
@@ -198,12 +208,41 @@ def _scaling(figures: dict[str, Figure]) -> None:
     # TRL "batch": group-centred rewards over the std of the raw batch rewards (+ 1e-4)
     divisor = float(centred[1, 1] / trl_batch[1, 1]) - get_convention("trl-batch").eps
     figures["batch.trl.divisor"] = Figure(divisor, 1)
-    # REINFORCE++-baseline: centre per group, then whiten the centred values over the batch
+    # REINFORCE++-baseline as OpenRLHF computes it: centre per group, clip to its reward
+    # clip (±10), whiten over the batch (population std), one token per answer
     figures["batch.centred.small"] = Figure(float(centred[0, 1]), 1)
     figures["batch.centred.large"] = Figure(float(centred[1, 1]), 0)
-    figures["batch.reinforce_pp.divisor"] = Figure(float(np.std(centred, ddof=1)), 1)
+    whitened = advantage_trace(rewards, convention="reinforce-pp")
+    figures["batch.reinforce_pp.clip"] = Figure(float(whitened.convention.clip), 0)
+    figures["batch.reinforce_pp.divisor"] = Figure(float(whitened.batch_std), 2)
+    unclipped = advantage_trace(rewards, convention="reinforce-pp", clip=math.inf)
+    figures["batch.reinforce_pp.unclipped"] = Figure(float(unclipped.batch_std), 1)
     group = group_advantages(rewards, convention="trl")
     figures["batch.group.both"] = Figure(float(group[0, 1]), 2)
+
+
+def _nemo(figures: dict[str, Figure]) -> None:
+    a = group_advantages([ONE_OF_FOUR], convention="nemo-rl").ravel()
+    figures["nemo.one_of_four.correct"] = Figure(float(a[0]), 0)
+    figures["nemo.one_of_four.wrong"] = Figure(float(a[1]), 4)
+
+
+def _kl(figures: dict[str, Figure]) -> None:
+    figures["kl.ratio"] = Figure(math.exp(LOG_RATIO), 2)
+    for name in ("k1", "k2", "k3"):
+        figures[f"kl.{name}"] = Figure(float(kl_estimate([LOG_RATIO], name)[0]), 3)
+        figures[f"kl.{name}.negative"] = Figure(float(kl_estimate([-LOG_RATIO], name)[0]), 3)
+
+
+def _multi_reward(figures: dict[str, Figure]) -> None:
+    ids = [0] * len(TWO_REWARDS)
+    summed = sum_then_normalise(TWO_REWARDS, ids)
+    split = normalise_then_sum(TWO_REWARDS, ids)
+    figures["gdpo.sum.tied"] = Figure(float(summed[0]), 3)
+    figures["gdpo.sum.worst"] = Figure(float(summed[3]), 3)
+    figures["gdpo.split.correct"] = Figure(float(split[0]), 3)
+    figures["gdpo.split.formatted"] = Figure(float(split[1]), 3)
+    figures["gdpo.split.worst"] = Figure(float(split[3]), 3)
 
 
 def _quiz(figures: dict[str, Figure]) -> None:
@@ -236,6 +275,8 @@ def _length(figures: dict[str, Figure]) -> None:
         figures[f"length.{name}.token.long"] = Figure(float(token[1]), 4, trim=True)
         figures[f"length.{name}.total.short"] = Figure(float(total[0]), 4, trim=True)
         figures[f"length.{name}.total.long"] = Figure(float(total[1]), 4, trim=True)
+        if loss == "grpo":  # "pushed down by" quotes the size of the push
+            figures["length.grpo.token.long.size"] = Figure(abs(float(token[1])), 4, trim=True)
 
 
 @functools.cache
@@ -249,6 +290,9 @@ def figures() -> dict[str, Figure]:
         _ddof,
         _binary,
         _scaling,
+        _nemo,
+        _kl,
+        _multi_reward,
         _noise,
         _quiz,
         _float32,

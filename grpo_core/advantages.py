@@ -9,6 +9,10 @@ Defined behaviour at the edges, for every convention:
   eps = 0 (0/0 is defined as 0: the prompt carries no learning signal).
   Equality is exact, so rounding in the mean never turns equal rewards into noise.
 - A group of one reward follows the convention's ``singleton`` rule.
+- NeMo-RL's leave-one-out scaling divides answer i by the std of the other K-1
+  rewards + eps, and leaves it undivided where that std is 0: decided by exact
+  equality of the others (K = 2, or the others all equal), never by a rounding
+  residue of E[x²] - E[x]².
 - Rewards must be finite and within ±1e100; anything else is a ValueError
   naming the reward's position.
 """
@@ -30,6 +34,9 @@ _UNDERFLOW = 1e-200
 """Below this, a sum of squares may have lost digits to underflow."""
 _TINY = 1e-300
 """Below this, a denominator's reciprocal may overflow."""
+_LARGEST = np.finfo(np.float64).max
+"""Where a leave-one-out ratio overflows (a huge reward over others a hair apart), it
+saturates here instead of becoming inf."""
 
 
 def group_advantages(
@@ -49,7 +56,7 @@ def group_advantages(
         or consecutive groups of ``group_size``, or the groups named by
         ``group_ids`` (one hashable label per reward; uneven sizes allowed).
     convention: a name in ``CONVENTIONS`` ("trl", "trl-batch", "dr-grpo",
-        "verl", "openrlhf", "rloo", "zscore").
+        "verl", "openrlhf", "rloo", "nemo-rl", "zscore").
     ddof, eps, scale, clip: replace the convention's value (None keeps it;
         ``clip=math.inf`` removes a clamp).
 
@@ -88,7 +95,11 @@ class AdvantageTrace:
     batch_std: float | None
     """The std of every reward when scale == "batch", else None."""
     denominator: np.ndarray
-    """(G,) what the centred rewards are divided by: std + eps, batch std + eps, or 1."""
+    """(G,) what the centred rewards are divided by: std + eps, batch std + eps, or 1;
+    NaN for leave-one-out scaling, where each answer has its own (see ``divisor``)."""
+    divisor: np.ndarray
+    """Per reward: what its centred value was divided by (the group's denominator, or
+    the std of the other K-1 rewards + eps, 1 where that std is 0)."""
     advantages: np.ndarray
     zero_spread: np.ndarray
     """(G,) all rewards of the group are equal: advantages exactly 0, no signal."""
@@ -112,7 +123,7 @@ class AdvantageTrace:
                 "baseline": self.baseline.ravel(),
                 "centred": self.centred.ravel(),
                 "std": self.std[g],
-                "denominator": self.denominator[g],
+                "denominator": self.divisor.ravel(),
                 "advantage": self.advantages.ravel(),
                 "clamped": self.clamped.ravel(),
             }
@@ -160,6 +171,7 @@ def advantage_trace(
         std=s.std,
         batch_std=s.batch_std,
         denominator=s.denominator,
+        divisor=restore(s.divisor),
         advantages=restore(s.advantages),
         zero_spread=s.zero_spread,
         singleton=s.singleton,
@@ -178,6 +190,7 @@ class _Steps:
     std: np.ndarray | None = None
     batch_std: float | None = None
     denominator: np.ndarray | None = None
+    divisor: np.ndarray | None = None
     zero_spread: np.ndarray | None = None
     singleton: np.ndarray | None = None
     damped: np.ndarray | None = None
@@ -217,24 +230,96 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
         std[singleton] = 1.0 if conv.singleton == "pass-through" else 0.0
 
     if conv.baseline == "leave-one-out":
-        # R_i - (sum - R_i)/(K-1) = K/(K-1) (R_i - mean); singletons were refused.
-        centred *= grouped.per_reward(n / (n - 1)) if grouped.codes is not None else n / (n - 1)
+        # R_i - (sum - R_i)/(K-1) = K/(K-1) (R_i - mean); a group of one (kept only by
+        # NeMo-RL's "zero" rule) has centred value 0 and keeps it.
+        factor = n / np.maximum(n - 1, 1.0)
+        centred *= grouped.per_reward(factor) if grouped.codes is not None else factor
 
     batch_std = None
-    if conv.scale == "group":
-        scale_std = std
-        denominator = std.copy() if keep else std  # the fast path reuses the buffer
-        denominator += conv.eps
-    elif conv.scale == "batch":
-        batch_std = _batch_std(x, conv.ddof)
-        scale_std = np.full_like(std, batch_std)
-        denominator = scale_std + conv.eps
-    else:
+    divisor = None
+    clamped = None
+    if conv.scale == "leave-one-out":
+        # NeMo-RL: answer i over the std of the other K-1 rewards + eps; undivided where
+        # that std is 0. Each answer has its own divisor, so no per-group denominator.
         scale_std = None
-        denominator = np.ones_like(std)
-    advantages = centred.copy() if keep else centred
-    # Multiply by the reciprocal (the fast path, within an ulp of dividing), except
-    # where the denominator is 0 or so small its reciprocal would overflow.
+        loo_std = _leave_one_out_std(grouped, mean, conv.ddof)
+        divisor = np.where(loo_std > 0, loo_std + conv.eps, 1.0)
+        denominator = np.full_like(std, np.nan)
+        with np.errstate(over="ignore"):  # a ratio beyond float64 saturates, stays finite
+            advantages = np.clip(centred / divisor, -_LARGEST, _LARGEST)
+    else:
+        if conv.scale == "group":
+            scale_std = std
+            denominator = std.copy() if keep else std  # the fast path reuses the buffer
+            denominator += conv.eps
+        elif conv.scale == "batch":
+            batch_std = _batch_std(x, conv.ddof)
+            scale_std = np.full_like(std, batch_std)
+            denominator = scale_std + conv.eps
+        elif conv.scale == "whiten":
+            # OpenRLHF's REINFORCE++-baseline: clip the centred rewards (its reward clip),
+            # then whiten them over the batch: (c - mean c) / max(std c, eps).
+            numerator = centred
+            if conv.clip is not None:
+                clamped = np.abs(centred) > conv.clip if keep else None
+                numerator = np.clip(centred, -conv.clip, conv.clip)
+                # A clip can move the batch mean off 0; without one it is 0 exactly
+                # (every group's centred values sum to 0), so a tie keeps exact zeros.
+                if (np.abs(numerator) == conv.clip).any():
+                    numerator -= numerator.mean()
+            batch_std = _batch_std(numerator, conv.ddof)
+            scale_std = np.full_like(std, batch_std)
+            denominator = np.maximum(scale_std, conv.eps)
+        else:
+            scale_std = None
+            denominator = np.ones_like(std)
+        if conv.scale != "whiten":
+            numerator = centred
+        if keep:
+            divisor = np.ascontiguousarray(
+                np.broadcast_to(grouped.per_reward(denominator), centred.shape)
+            )
+        advantages = _divided(grouped, numerator.copy() if keep else numerator, denominator, keep)
+    if conv.clip is not None and conv.scale != "whiten":
+        if keep:
+            clamped = np.abs(advantages) > conv.clip
+        np.clip(advantages, -conv.clip, conv.clip, out=advantages)
+    if keep and clamped is None:
+        clamped = np.zeros(advantages.shape, dtype=bool)
+
+    damped = None
+    if keep:
+        if conv.scale == "leave-one-out":
+            damped = grouped.group_sum(((loo_std > 0) & (loo_std < conv.eps)) * 1.0) > 0
+        elif scale_std is None:
+            damped = np.zeros_like(zero_spread)
+        else:
+            damped = ~zero_spread & ~singleton & (scale_std < conv.eps)
+    if not keep:
+        return _Steps(advantages=advantages)
+    return _Steps(
+        mean=mean,
+        centred=centred,
+        std=std,
+        batch_std=batch_std,
+        denominator=denominator,
+        divisor=divisor,
+        advantages=advantages,
+        zero_spread=zero_spread,
+        singleton=singleton,
+        damped=damped,
+        clamped=clamped,
+    )
+
+
+def _divided(
+    grouped: GroupedRewards, advantages: np.ndarray, denominator: np.ndarray, keep: bool
+) -> np.ndarray:
+    """``advantages`` (centred values, overwritten) over their group's ``denominator`` (G,).
+
+    Multiplies by the reciprocal (the fast path, within an ulp of dividing), except where
+    the denominator is 0 or so small its reciprocal would overflow.
+    """
     tiny = denominator < _TINY if denominator.min() < _TINY else None
     if tiny is None:  # the fast path reuses the buffer; the trace keeps the denominator
         inverse = np.divide(1.0, denominator, out=None if keep else denominator)
@@ -250,35 +335,68 @@ def _steps(grouped: GroupedRewards, conv: Convention, *, keep: bool) -> _Steps:
         else:
             rows = tiny[grouped.codes]
             advantages[rows] /= safe[grouped.codes[rows]]
-    clamped = None
-    if conv.clip is not None:
-        if keep:
-            clamped = np.abs(advantages) > conv.clip
-        np.clip(advantages, -conv.clip, conv.clip, out=advantages)
-    if keep and clamped is None:
-        clamped = np.zeros(advantages.shape, dtype=bool)
+    return advantages
 
-    damped = None
-    if keep:
-        damped = (
-            np.zeros_like(zero_spread)
-            if scale_std is None
-            else ~zero_spread & ~singleton & (scale_std < conv.eps)
-        )
-    if not keep:
-        return _Steps(advantages=advantages)
-    return _Steps(
-        mean=mean,
-        centred=centred,
-        std=std,
-        batch_std=batch_std,
-        denominator=denominator,
-        advantages=advantages,
-        zero_spread=zero_spread,
-        singleton=singleton,
-        damped=damped,
-        clamped=clamped,
-    )
+
+def _leave_one_out_std(grouped: GroupedRewards, mean: np.ndarray, ddof: int) -> np.ndarray:
+    """Per reward (layout of ``values``): the std of the other K-1 rewards of its group.
+
+    sqrt(SS_-i / (K-1-ddof)) with SS_-i = SS - K/(K-1) (R_i - mean)², the sum of squared
+    deviations of the others (NeMo-RL: ddof 1, Bessel over the K-1 others). Exactly 0
+    where the others are all equal (decided by comparing rewards, not by the rounding
+    residue of a difference) and where K-1-ddof <= 0 (one other reward, as NeMo-RL's
+    nan_to_num gives); answers whose SS_-i lost most of its digits are redone directly.
+    """
+    x = grouped.values
+    n = float(x.shape[1]) if grouped.codes is None else grouped.sizes[grouped.codes] * 1.0
+    centred = x - grouped.per_reward(mean)
+    sum_squares = grouped.per_reward(grouped.group_sum_squares(centred))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        others = sum_squares - centred * centred * (n / np.maximum(n - 1, 1.0))
+        dof = n - 1 - ddof
+        std = np.sqrt(np.maximum(others, 0.0) / np.maximum(dof, 1.0))
+    spread = (dof > 0) & ~_others_equal(grouped)
+    std = np.where(spread, std, 0.0)
+    fragile = np.flatnonzero((spread & (others <= 1e-8 * sum_squares)).ravel())
+    flat = std.reshape(-1)
+    for i in fragile:
+        row, j = _group_of(grouped, int(i))
+        flat[i] = _robust_std(np.delete(row, j), ddof)
+    return std
+
+
+def _others_equal(grouped: GroupedRewards) -> np.ndarray:
+    """Per reward: the other rewards of its group are all exactly equal (or there are none).
+
+    True when the group is all equal, or holds two values and this reward is the only
+    one of its value.
+    """
+    x = grouped.values
+    if grouped.codes is None:
+        low, high = x.min(axis=1), x.max(axis=1)
+        size = np.full(grouped.num_groups, x.shape[1])
+    else:
+        low = np.full(grouped.num_groups, np.inf)
+        high = np.full(grouped.num_groups, -np.inf)
+        np.minimum.at(low, grouped.codes, x)
+        np.maximum.at(high, grouped.codes, x)
+        size = grouped.sizes
+    is_low, is_high = x == grouped.per_reward(low), x == grouped.per_reward(high)
+    n_low, n_high = grouped.group_sum(is_low * 1.0), grouped.group_sum(is_high * 1.0)
+    all_equal = grouped.per_reward(low == high)
+    two_valued = grouped.per_reward(n_low + n_high == size)
+    lone_low = is_low & grouped.per_reward(n_low == 1)
+    lone_high = is_high & grouped.per_reward(n_high == 1)
+    return all_equal | (two_valued & (lone_low | lone_high))
+
+
+def _group_of(grouped: GroupedRewards, flat_index: int) -> tuple[np.ndarray, int]:
+    """The rewards of the group holding reward ``flat_index`` and its position in them."""
+    if grouped.codes is None:
+        k = grouped.values.shape[1]
+        return grouped.values[flat_index // k], flat_index % k
+    members = np.flatnonzero(grouped.codes == grouped.codes[flat_index])
+    return grouped.values[members], int(np.searchsorted(members, flat_index))
 
 
 def _check_singletons(grouped: GroupedRewards, conv: Convention, singleton: np.ndarray) -> None:

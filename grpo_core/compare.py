@@ -76,9 +76,12 @@ def conventions_table() -> pd.DataFrame:
                 "convention": name,
                 "library": c.library,
                 "baseline": "group mean" if c.baseline == "mean" else "mean of the other K-1",
-                "divides by": {"group": "group std + eps", "batch": "batch std + eps"}.get(
-                    c.scale, "nothing"
-                ),
+                "divides by": {
+                    "group": "group std + eps",
+                    "batch": "batch std + eps",
+                    "leave-one-out": "std of the other K-1 + eps (none where 0)",
+                    "whiten": "batch std of the centred values, at least eps",
+                }.get(c.scale, "nothing"),
                 "std": ("sample (ddof=1)" if c.ddof else "population (ddof=0)") if scaled else "–",
                 "eps": f"{c.eps:g}" if scaled else "–",
                 "clip (OpenRLHF: the reward, before KL)": f"±{c.clip:g}"

@@ -148,6 +148,10 @@ def _settings(conv: Convention) -> str:
         "group": f"divided by the group std (ddof {conv.ddof}) + eps {fmt(conv.eps)}",
         "batch": f"divided by the batch std (ddof {conv.ddof}) + eps {fmt(conv.eps)}",
         "none": "not divided by any std",
+        "whiten": f"clipped to ±{fmt(conv.clip or 0)} and whitened over the batch (std floored "
+        f"at {fmt(conv.eps)})",
+        "leave-one-out": f"divided by the std of the other answers (ddof {conv.ddof}) + eps "
+        f"{fmt(conv.eps)}, undivided where it is 0",
     }[conv.scale]
     clip = f", clamped to ±{fmt(conv.clip)}" if conv.clip is not None else ""
     return f"baseline {baseline}, {divide}{clip}"
@@ -185,6 +189,14 @@ def _join(items: list[str]) -> str:
 def _float64(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndarray:
     k = grouped.uniform_size
     shape = {"group_size": k} if k else {"group_ids": grouped.codes}
+    if conv.scale == "whiten":  # whitened over each step's batch
+        out = np.empty_like(grouped.rewards)
+        for step in np.unique(steps):
+            rows = steps == step
+            out[rows] = group_advantages(
+                grouped.rewards[rows], convention=conv.name, group_ids=grouped.codes[rows]
+            )
+        return out
     if conv.scale != "batch":
         return group_advantages(grouped.rewards, convention=conv.name, **shape)
     centred = group_advantages(grouped.rewards, convention=conv.name, scale="none", **shape)

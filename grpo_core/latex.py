@@ -107,6 +107,22 @@ def advantage_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
         return rf"A_{{{i}}} = {numerator} = {tex(a)}" + (
             r" \quad \text{(leave-one-out baseline)}" if scale else ""
         )
+    if conv.scale == "leave-one-out":
+        divisor = trace.divisor.ravel()[idx]
+        if divisor == 1.0:
+            undivided = r"\quad \text{(the others agree: undivided)}"
+            return rf"A_{{{i}}} = {numerator} = {tex(a)} {undivided}"
+        return (
+            rf"A_{{{i}}} = \frac{{R_{{{i}}} - \bar R_{{-{i}}}}}{{\sigma_{{-{i}}} + \varepsilon}}"
+            rf" = \frac{{{numerator}}}{{{tex(divisor - conv.eps)} + {tex(conv.eps)}}} = {tex(a)}"
+        )
+    if conv.scale == "whiten":
+        return (
+            rf"A_{{{i}}} = \frac{{\operatorname{{clip}}(R_{{{i}}} - \bar R)"
+            rf" - m_{{\text{{batch}}}}}}"
+            rf"{{\max(\sigma_{{\text{{batch}}}}, \varepsilon)}} = {tex(a)}"
+            rf" \quad (\sigma_{{\text{{batch}}}} = {tex(trace.batch_std)})"
+        )
     std = trace.batch_std if conv.scale == "batch" else trace.std[g]
     label = r"\sigma_{\text{batch}}" if conv.scale == "batch" else r"\sigma"
     formula = rf"A_{{{i}}} = \frac{{R_{{{i}}} - \bar R}}{{{label} + \varepsilon}}"

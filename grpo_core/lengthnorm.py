@@ -81,7 +81,8 @@ LOSS_TYPES: dict[str, LossType] = {
             weight="1 / (tokens in the global batch)",
             description="Token-level loss: sum every token's loss and divide by the number "
             "of tokens in the whole global batch (all devices and accumulation steps); "
-            "for a single batch it equals bnpo.",
+            "for a single batch it equals bnpo. (DAPO's paper normalises by the tokens of "
+            "each group inside its expectation; TRL, like verl's token-mean, uses the batch's.)",
             source=f'{_TRL}="dapo"; DAPO (arXiv 2503.14476) token-level policy gradient loss',
         ),
     )

@@ -6,8 +6,11 @@
   ``gdpo`` estimator): each reward function's group advantage (R_f - mean_f) /
   (std_f + 1e-4), weighted and summed, then normalised over the whole batch.
 
-A reward with a large spread dominates the sum in the first; in the second every
-function counts by its weight, whatever its scale. ``compare_aggregations`` shows where
+GDPO's argument against the first: summing collapses distinct reward combinations into
+identical advantages ((1, 0) and (0, 1) both sum to 1, so a correct-but-unformatted answer
+and a formatted-but-wrong one are pushed alike); normalising each function within the
+group first keeps them apart, each counting through its own spread. (A reward on a wide
+scale also dominates a sum, a second, smaller effect.) ``compare_aggregations`` shows where
 they disagree and which answers change sign (pushed up by one, down by the other).
 """
 
@@ -93,3 +96,19 @@ def compare_aggregations(rewards, group_ids, *, names=None, weights=None) -> pd.
     frame["difference"] = split - summed
     frame["sign_changed"] = np.sign(summed) * np.sign(split) < 0
     return frame
+
+
+def collapsed(rewards, group_ids, advantages) -> np.ndarray:
+    """(N,) bool: another answer of the same group scored a different reward combination
+    but got the same advantage (to 1e-9), GDPO's "collapse".
+
+    rewards: (N, F) one column per reward function; group_ids: (N,); advantages: (N,),
+    e.g. from ``sum_then_normalise`` or ``normalise_then_sum``.
+    """
+    r, _ = _per_function(rewards, None)
+    ids = _ids(group_ids, len(r))
+    a = _checks.finite_array(advantages, "advantages", shape=(len(r),))
+    same_group = ids[:, None] == ids[None, :]
+    same_advantage = np.abs(a[:, None] - a[None, :]) <= 1e-9 * (1 + np.abs(a[:, None]))
+    different_rewards = np.any(r[:, None, :] != r[None, :, :], axis=2)
+    return np.any(same_group & same_advantage & different_rewards, axis=1)

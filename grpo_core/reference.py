@@ -7,7 +7,10 @@ step the way the papers write it:
 
 with the group mean as baseline (DeepSeekMath, arXiv 2402.03300, section 4.1.2)
 or the mean of the other K-1 rewards (RLOO, arXiv 2402.14740), the group std or
-the std of the whole batch (TRL scale_rewards="batch"), or no division at all
+the std of the whole batch (TRL scale_rewards="batch"), the std of the other K-1
+rewards (NeMo-RL's default GRPO estimator, nemo_rl/algorithms/advantage_estimator.py,
+undivided where that std is 0), the batch whitening of the centred rewards
+(REINFORCE++-baseline, arXiv 2501.03262, as OpenRLHF computes it), or no division at all
 (Dr. GRPO, arXiv 2503.20783). ``grpo_core.advantages.group_advantages`` computes
 the same numbers vectorized, fast; the tests check one against the other.
 """
@@ -39,6 +42,8 @@ def reference_advantages(
     """
     conv = get_convention(convention).with_overrides(ddof=ddof, eps=eps, scale=scale, clip=clip)
     rewards, group_ids = _checked(rewards, group_ids)
+    if conv.scale == "whiten":
+        return _whitened(rewards, group_ids, conv)
     advantages = np.empty_like(rewards)
 
     # The std of every reward in the batch, for scale == "batch".
@@ -58,6 +63,13 @@ def reference_advantages(
         else:
             mean, std = r.mean(), r.std(ddof=conv.ddof)
 
+        # NeMo-RL scales each answer by the std of the others (its baseline is theirs too).
+        if conv.scale == "leave-one-out":
+            a = np.array([_leave_one_out(r, i, conv) for i in range(group_size)])
+            if conv.clip is not None:
+                a = np.clip(a, -conv.clip, conv.clip)
+            advantages[members] = a
+            continue
         if conv.baseline == "leave-one-out":
             centred = r - (r.sum() - r) / (group_size - 1)  # R_i - mean of the others
         else:
@@ -78,6 +90,41 @@ def reference_advantages(
             a = np.clip(a, -conv.clip, conv.clip)
         advantages[members] = a
     return advantages
+
+
+def _whitened(rewards: np.ndarray, group_ids: list, conv) -> np.ndarray:
+    """REINFORCE++-baseline as OpenRLHF computes it, one token per answer, no KL: centre
+    every group on its mean, clip to ±clip (its reward clip), then whiten over the batch,
+    (c - mean c) / max(std c, eps)."""
+    centred = np.empty_like(rewards)
+    for label in dict.fromkeys(group_ids):
+        members = [i for i, g in enumerate(group_ids) if g == label]
+        r = rewards[members]
+        if len(r) == 1:
+            raise ValueError(f"group {label!r} has one reward; {conv.name!r} refuses it.")
+        centred[members] = 0.0 if np.all(r == r[0]) else r - r.mean()
+    if conv.clip is not None:
+        centred = np.clip(centred, -conv.clip, conv.clip)
+        if np.any(np.abs(centred) == conv.clip):
+            centred = centred - centred.mean()  # the clip moved the batch mean off 0
+    std = 0.0 if np.all(centred == centred[0]) else centred.std(ddof=conv.ddof)
+    denominator = max(std, conv.eps)
+    return centred / denominator if denominator else np.zeros_like(centred)
+
+
+def _leave_one_out(r: np.ndarray, i: int, conv) -> float:
+    """NeMo-RL: (R_i - mean of the others) / (std of the others + eps); undivided where that
+    std is 0 (the others all equal, or too few of them for ``ddof``); 0 for a lone answer."""
+    others = np.delete(r, i)
+    if len(others) == 0 or np.all(r == r[0]):
+        return 0.0  # a lone answer (NeMo-RL: baseline = its own reward) or a tie
+    centred = r[i] - others.mean()
+    if len(others) <= conv.ddof or np.all(others == others[0]):
+        return float(centred)
+    deviations = others - others.mean()
+    largest = np.abs(deviations).max()  # scale first, so tiny spreads do not underflow
+    std = largest * np.sqrt(np.sum((deviations / largest) ** 2) / (len(others) - conv.ddof))
+    return float(centred / (std + conv.eps))
 
 
 def _checked(rewards, group_ids) -> tuple[np.ndarray, list]:

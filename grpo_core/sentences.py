@@ -105,8 +105,8 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
         refused = ", ".join(comparison.refusals)
         sentences.append(
             f"Groups of one (K=1): verl passes each lone reward through as R / (1 + "
-            f"{CONVENTIONS['verl'].eps:g}) (mean 0, std 1), zscore gives 0, and {refused} "
-            "refuse it: with one answer there is nothing to compare." + src["verl"]
+            f"{CONVENTIONS['verl'].eps:g}) (mean 0, std 1), zscore and nemo-rl give 0, and "
+            f"{refused} refuse it: with one answer there is nothing to compare." + src["verl"]
         )
         return sentences
 
@@ -218,9 +218,33 @@ def explain_differences(rewards, *, group_size=None, group_ids=None) -> list[str
         factor_text = f"K/(K-1) for its prompt's K ({shown})"
     sentences.append(
         "rloo subtracts the mean of the other K-1 answers, which makes every advantage "
-        f"{factor_text} times dr-grpo's R - mean." + src["rloo"]
+        f"{factor_text} times dr-grpo's R - mean (TRL's RLOOTrainer with beta = 0: it "
+        "would first subtract a KL penalty from each reward)." + src["rloo"]
     )
+    sentences += _leave_one_out_and_whitening(rewards, grouping, names, src)
     return sentences
+
+
+def _leave_one_out_and_whitening(rewards, grouping, names, src) -> list[str]:
+    """The nemo-rl and reinforce-pp sentences (groups of two or more rewards)."""
+    nemo = advantage_trace(rewards, convention="nemo-rl", **grouping)
+    undivided = int(np.sum(np.ravel(nemo.divisor) == 1.0))
+    where = (
+        f"{plural(undivided, 'answer')} whose siblings all agree "
+        f"{'keeps' if undivided == 1 else 'keep'} R_i minus the others' mean undivided"
+        if undivided
+        else "every answer's siblings differ here, so every answer is divided"
+    )
+    whiten = advantage_trace(rewards, convention="reinforce-pp", **grouping)
+    clipped = " after clipping the centred rewards to ±10" if whiten.clamped.any() else ""
+    return [
+        "nemo-rl (NeMo-RL's default) compares each answer with the mean of the other K-1 "
+        f"and divides by their std + 1e-6, but not where that std is 0: {where}; its "
+        "advantages need not sum to zero." + src["nemo-rl"],
+        "reinforce-pp (OpenRLHF's REINFORCE++-baseline) divides every group by one number, "
+        f"the batch std of the group-centred rewards{clipped}, {whiten.batch_std:.3g}, "
+        "so groups on a wider reward scale push harder." + src["reinforce-pp"],
+    ]
 
 
 def _other_sizes(sizes: np.ndarray, group_size: int) -> str:

@@ -319,10 +319,11 @@ def simulate_cached(config: SimConfig) -> SimResult:
 def _group_advantages(rewards: np.ndarray, convention: str) -> np.ndarray:
     """(S, N, K) advantages of each seed's batch, through ``group_advantages``.
 
-    A convention that divides by the std of the whole batch ("trl-batch") sees
-    one call per seed, so that its batch is one run's prompts, not every seed's.
+    A convention that divides by a statistic of the whole batch ("trl-batch",
+    "reinforce-pp") sees one call per seed, so that its batch is one run's prompts,
+    not every seed's.
     """
-    if get_convention(convention).scale == "batch":
+    if get_convention(convention).scale in ("batch", "whiten"):
         return np.stack([group_advantages(r, convention=convention) for r in rewards])
     s, n, group_size = rewards.shape
     flat = group_advantages(rewards.reshape(s * n, group_size), convention=convention)

@@ -8,11 +8,14 @@ content/training_log.toml under ``[bug.<id>]``.
 Two behaviours ``group_advantages`` does not have are emulated here, named after the
 code they reproduce:
 
-- ``leave_one_out_normalised``: NVIDIA NeMo-RL's leave-one-out baseline combined with
-  reward normalisation (``use_leave_one_out_baseline`` and ``normalize_rewards``): each
-  answer's baseline is the mean of the other K-1 rewards and it is divided by their
-  sample std + 1e-6; the std is sqrt(E[x²] - E[x]²) (Bessel-corrected), optionally in
-  float32 as the trainer computes it.
+- ``leave_one_out_normalised``: NVIDIA NeMo-RL's default GRPO estimator
+  (``use_leave_one_out_baseline`` and ``normalize_rewards``, both on by default) as it was
+  before its fixes: each answer's baseline is the mean of the other K-1 rewards and it is
+  divided by their sample std + 1e-6, also where that std is 0; the std is
+  sqrt(E[x²] - E[x]²) (Bessel-corrected), optionally in float32 (numpy's float32 here,
+  which leaves the residue the pull request reports from GPU reductions; torch on CPU
+  happens to give exactly 0 for its rewards). The fixed estimator is the ``nemo-rl``
+  convention of ``grpo_core.conventions``.
 - ``floored_std_advantages``: verl's vectorised GRPO before its fix, whose std was
   sqrt(max(var, 1e-6)): never below 1e-3.
 
@@ -164,8 +167,8 @@ BUGS: dict[str, TrainerBug] = {
             fix_url=f"{_NEMO}/pull/1519",
             rewards=((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 1.0, 1.0)),
             printed=lambda r: leave_one_out_normalised(r),
-            expected=lambda r: leave_one_out_normalised(r, std_floor=0.0),
-            playground={"c": "rloo"},
+            expected=lambda r: group_advantages(r, convention="nemo-rl"),
+            playground={"c": "nemo-rl"},
             reproduces=False,
         ),
         TrainerBug(
@@ -176,7 +179,7 @@ BUGS: dict[str, TrainerBug] = {
             rewards=((0.95, 0.35, 0.35, 0.35, 0.35, 0.35, 0.35, 0.35),),
             printed=lambda r: leave_one_out_normalised(r, float32=True),
             expected=lambda r: leave_one_out_normalised(r, float32=True, std_floor=NEMO_STD_FLOOR),
-            playground={"c": "rloo"},
+            playground={"c": "nemo-rl"},
             reproduces=False,
         ),
         TrainerBug(
@@ -199,6 +202,17 @@ BUGS: dict[str, TrainerBug] = {
             printed=lambda r: historical_advantages("trl-0.22.1-group", r),
             expected=lambda r: group_advantages(r, convention="trl"),
             playground={"c": "trl", "ddof": "1", "eps": "0.0001", "scale": "none"},
+            reproduces=True,
+        ),
+        TrainerBug(
+            id="trl-scale-none",
+            trainer="TRL",
+            url="https://github.com/huggingface/trl/issues/3991",
+            fix_url="https://github.com/huggingface/trl/releases/tag/v0.22.2",
+            rewards=((1.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 0.0)),
+            printed=lambda r: historical_advantages("trl-0.22.1-none", r),
+            expected=lambda r: group_advantages(r, convention="dr-grpo"),
+            playground={"c": "trl"},
             reproduces=True,
         ),
     )

@@ -1,14 +1,17 @@
 """Reward playground: type or sample rewards, choose a convention, see every step."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from grpo_core import advantage_trace
 from grpo_core.format import fmt, plural, signed
+from grpo_core.multi_reward import collapsed, compare_aggregations
 from grpo_core.rewards import SCENARIOS
 from grpo_core.sentences import describe_group
-from ui import controls, page, state
+from ui import controls, lab, page, state
 from ui.figures import group as figures
+from ui.figures import training_log as log_figures
 from ui.figures.common import show
 
 
@@ -107,6 +110,34 @@ right.caption(
 with st.expander("What happens to every prompt", expanded=len(trace.labels) > 1):
     for i, label in enumerate(prompt_labels):
         st.markdown(f"**{label}.** {describe_group(trace, i)}")
+
+if st.toggle("Several reward functions: sum first or normalise first (GDPO)", key="pg.multi"):
+    st.markdown(lab.words("multi_reward", "intro"))
+    collapse = [(1.0, 0.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # (correct, formatted)
+    start = pd.DataFrame(collapse * (len(rewards) // 4) + collapse[: len(rewards) % 4])
+    start.columns = ["correctness", "format"]
+    start.index = [f"answer {i}" for i in range(1, len(start) + 1)]
+    typed = st.data_editor(
+        start, key=f"pg.multi_rewards.{g}.{len(rewards)}", num_rows="fixed", width="stretch"
+    )
+    values = typed.to_numpy(dtype=np.float64, na_value=0.0)
+    ids = np.zeros(len(values), dtype=int)
+    both = compare_aggregations(values, ids, names=list(typed.columns))
+    tied = {
+        way: plural(int(collapsed(values, ids, both[way]).sum()), "answer")
+        for way in ("sum then normalise", "normalise then sum")
+    }
+    st.markdown(
+        lab.words(
+            "multi_reward",
+            "verdict",
+            summed=tied["sum then normalise"],
+            split=tied["normalise then sum"],
+        )
+    )
+    st.dataframe(both, hide_index=True, key="pg.multi_table", width="stretch")
+    show(log_figures.aggregation_figure(both), key="pg.multi_chart")
+    st.caption(lab.words("multi_reward", "chart"))
 
 st.markdown("**Every step, every answer**")
 table = trace.to_frame().rename(columns={"centred": "R − baseline"})

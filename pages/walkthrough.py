@@ -127,7 +127,11 @@ conv = trace.convention
 centred = trace.centred.ravel()[members]
 centred_sum, advantage_sum = trace.group_sums(g)
 advantages = trace.advantages.ravel()[members]
-text = words["text_no_scale"] if step == 5 and conv.scale == "none" else words["text"]
+text = words["text"]
+if step == 5 and conv.scale == "none":
+    text = words["text_no_scale"]
+elif step == 5 and conv.eps == 0:
+    text = words["text_eps_zero"]
 # In reading order the explanation comes first; on a slide the formula and the chart do.
 order = ("maths", "chart", "words", "notes") if presenting else ("words", "maths", "notes", "chart")
 with slide:

@@ -28,6 +28,8 @@ TOPICS: dict[str, str] = {
     "critic": "The PPO critic, GAE and memory",
     "length": "Length normalisation",
     "float32": "float32 precision",
+    "kl": "The KL penalty: loss or reward, k1/k2/k3, beta",
+    "multi-reward": "Several rewards: sum first or normalise first (GDPO)",
 }
 """Topic slug -> title: every part of the app a question can be about."""
 

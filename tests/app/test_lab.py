@@ -256,7 +256,9 @@ def test_conventions_groups_of_one_verl_passes_them_through():
     assert table["trl"].tolist() == ["refused", "refused"]
     assert table["zscore"].tolist() == ["0", "0"]
     assert any("verl passes each lone reward through" in m for m in texts(at, "markdown"))
-    assert at.expander[0].label == "Refused by trl, trl-batch, dr-grpo, openrlhf, rloo: why"
+    labels = "trl, trl-batch, dr-grpo, openrlhf, rloo, reinforce-pp"
+    assert at.expander[0].label == f"Refused by {labels}: why"
+    assert table["nemo-rl"].tolist() == ["0", "0"]  # NeMo-RL: a lone answer is its own baseline
     assert "needs at least 2 answers per prompt" in at.expander[0].markdown[0].value
     # no rectangular array to rebuild: the cells show each convention's line alone
     assert [c.value for c in at.code][:-1] == [c.code for c in CONVENTIONS.values()]
@@ -448,3 +450,15 @@ def test_epsilon_steps_through_the_regimes_with_buttons():
     at.button(key="eps.next").click().run()
     assert at.session_state["eps.value"] == tour[1][1]
     assert not at.exception
+
+
+def test_conventions_show_nemo_rl_and_reinforce_pp_with_their_sources():
+    at = open_page(CONV, query={"conv.source": "Type rewards", "conv.rewards": "1, 0, 0, 0"})
+    assert not at.exception
+    table = frame(at, "trl")
+    expected = [1.0, *[(-1 / 3) / ((1 / 3) ** 0.5 + 1e-6)] * 3]  # shown to 4 digits
+    assert [number(a) for a in table["nemo-rl"]] == pytest.approx(expected, abs=5e-5)
+    assert "reinforce-pp" in table.columns
+    text = " ".join(texts(at, "markdown"))
+    assert "nemo-rl (NeMo-RL's default)" in text and "reinforce-pp (OpenRLHF's" in text
+    assert "float64 and without any KL term" in text

@@ -151,3 +151,31 @@ def test_csv_download_holds_every_step():
     assert at.get("download_button")
     csv = table(at).to_csv(index=False)
     assert csv.splitlines()[0].startswith("prompt,answer,reward,mean")
+
+
+def test_several_rewards_mode_shows_gdpos_collapse():
+    at = open_page(PAGE, state={"rewards_grid": [["1", "0", "0", "1"]]})
+    at.toggle(key="pg.multi").set_value(True).run()
+    assert not at.exception
+    both = at.dataframe[-2].value  # the comparison comes before the step table
+    assert both["correctness"].tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert both["format"].tolist() == [0.0, 1.0, 1.0, 0.0]
+    summed = both["sum then normalise"].to_numpy()
+    assert summed[0] == summed[1] == summed[2]
+    assert both["normalise then sum"][0] > both["normalise then sum"][1]
+    verdict = (
+        "Summed first, 3 answers share an advantage with an answer that scored a "
+        "different combination; normalised first, 0 answers do."
+    )
+    assert any(verdict in t for t in texts(at, "markdown"))
+    assert len(at.get("plotly_chart")) == 3
+
+
+@pytest.mark.parametrize("convention", ["nemo-rl", "reinforce-pp"])
+def test_the_new_conventions_run_in_the_playground(convention):
+    at = open_page(PAGE, query={"c": convention})
+    assert not at.exception
+    frame = table(at)
+    rewards = [[1, 0, 1, 1, 0, 0, 1, 0], [0.9, 0.2, 0.5, 0.7, 0.1, 0.4, 0.8, 0.3]]
+    expected = group_advantages(rewards, convention=convention).ravel()
+    np.testing.assert_allclose(frame["advantage"], expected)

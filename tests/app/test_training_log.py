@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import content
+from grpo_core import group_advantages
 from grpo_core.trainer_bugs import BUGS
 from tests.app.conftest import open_page, texts
 
@@ -135,3 +136,25 @@ def test_a_bug_opens_in_the_playground_with_its_settings():
     np.testing.assert_allclose(
         table["advantage"], [0.75, -0.25, -0.25, -0.25, 0.25, 0.25, 0.25, -0.75]
     )
+
+
+def test_the_gallery_describes_trl_0_22_exactly_and_nemo_rl_as_a_fixed_default():
+    at = open_page(BUGS_PAGE)
+    headers = [h.value for h in at.subheader]
+    default = 'the default "group" computed the batch std and divided by nothing'
+    assert f"TRL: v0.22.0 and v0.22.1: {default}" in headers
+    assert 'TRL: v0.22.0 and v0.22.1: "none" divided by the group std anyway' in headers
+    assert "NVIDIA NeMo-RL: The default estimator divided by an std of 0" in headers
+    assert not any("swap" in h.lower() for h in headers)
+    text = " ".join(page_text(at).split())
+    assert "Dr. GRPO users silently trained GRPO" in text and "on GPU reductions" in text
+
+
+def test_the_none_bug_opens_the_playground_on_trl_which_reproduces_it():
+    at = open_page(BUGS_PAGE)
+    at.button(key="tb.trl-scale-none.open.playground").click().run()
+    assert not at.exception
+    assert at.session_state["settings.convention"] == "trl"
+    table = at.dataframe[-1].value
+    expected = group_advantages([[1, 0, 0, 0], [1, 1, 1, 0]], convention="trl").ravel()
+    np.testing.assert_allclose(table["advantage"], expected)

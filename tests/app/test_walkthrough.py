@@ -82,3 +82,23 @@ def test_real_problem_format_bonus_and_lenient_verifier():
     assert "A = +0.9352" in card(at, "a4")  # the lenient verifier accepts a4's number
     at.select_slider(key="wt.bonus").set_value(0.1).run()
     assert "reward 1 ·" in card(at, "a4") and "reward 1.1 ·" in card(at, "a1")
+
+
+def test_eps_zero_says_what_happens_instead_of_keeping_the_division_finite():
+    at = open_page(PAGE, query={"c": "zscore"})
+    step_through(at, 4)
+    words = " ".join(texts(at, "markdown"))
+    assert "With eps = 0 nothing guards the division" in words
+    assert "keeps the division finite" not in words
+
+
+def test_nemo_rl_and_reinforce_pp_step_through_with_their_own_formulas():
+    at = open_page(PAGE, query={"c": "nemo-rl", "r": "1_0_0_0"})
+    step_through(at, 4)
+    assert not at.exception
+    assert latex(at)[0].endswith(r"\quad \text{(the others agree: undivided)}")
+    at = open_page(PAGE, query={"c": "reinforce-pp"})
+    step_through(at, 5)
+    assert not at.exception
+    at.button(key="wt.prev").click().run()
+    assert r"\max(\sigma_{\text{batch}}, \varepsilon)" in latex(at)[0]

@@ -1,12 +1,15 @@
 """content/claims.toml against the content that cites it, and the citation renderer."""
 
+import importlib
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
 import content
 from content import citations
+from grpo_core.conventions import CONVENTIONS, HISTORICAL_CONVENTIONS
 from tests.content import prose
 from ui import narrate
 
@@ -135,3 +138,50 @@ def test_cited_markdown_keeps_no_claim_scheme_and_no_placeholder(name):
     out = citations.cite(content.read_text(name))
     assert "claim:" not in out
     assert not prose.PLACEHOLDER.search(out)
+
+
+# What a claim's `checked` field may name: a module or function of the app, a test file, a
+# convention. Each must exist, so the audit trail cannot point at code that was renamed.
+CODE_NAME = re.compile(r"\b(?:grpo_core|practice|content|ui)(?:\.[A-Za-z_]\w*)+")
+TEST_FILE = re.compile(r"\btests/[\w/]+\.py\b")
+CONVENTION_NAME = re.compile(
+    r"\bconventions? '([\w.-]+)'|HISTORICAL_CONVENTIONS\['([\w.-]+)'\]|'(trl-0\.22\.1-\w+)'"
+)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def resolves(dotted: str) -> bool:
+    """``dotted`` names an importable module, or an attribute chain inside one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(obj, name):
+                return False
+            obj = getattr(obj, name)
+        return True
+    return False
+
+
+def test_every_module_function_test_file_and_convention_a_checked_field_names_exists():
+    missing = []
+    for claim in CLAIMS:
+        checked = claim["checked"]
+        missing += [(claim["id"], n) for n in CODE_NAME.findall(checked) if not resolves(n)]
+        files = TEST_FILE.findall(checked)
+        missing += [(claim["id"], f) for f in files if not (ROOT / f).is_file()]
+        for groups in CONVENTION_NAME.findall(checked):
+            name = next(g for g in groups if g)
+            if name not in CONVENTIONS and name not in HISTORICAL_CONVENTIONS:
+                missing.append((claim["id"], name))
+    assert missing == []
+
+
+def test_the_existence_check_catches_a_stale_name():
+    assert resolves("grpo_core.precision.float32_advantages")
+    assert not resolves("grpo_core.analysis.float32_advantages")
+    assert not resolves("grpo_core.baselines.gae")
+    assert not (ROOT / "tests/core/test_baselines.py").is_file()

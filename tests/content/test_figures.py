@@ -19,7 +19,10 @@ FIGURES = figures.figures()
 # settings, or constants. file -> {literal: why}.
 TYPED = {
     "guide.md": {
+        "0.0": "TRL's default beta from v0.19.0, a setting (cited: trl-beta-default)",
         "0.01": "OpenRLHF's default KL coefficient (--algo.kl.init_coef), a setting (cited)",
+        "0.04": "TRL's default beta up to v0.18, a setting (cited: trl-beta-default)",
+        "0.05": "TRL's RLOOTrainer default beta, a setting (cited: trl-rloo-kl)",
         "0.1": "the walkthrough's format bonus, an input (content.figures.FORMAT_BONUS)",
         "0.2": "PPO's clip range, a hyper-parameter (cited)",
         "0.5": "a pass rate p = 0.5, an input",
@@ -29,7 +32,10 @@ TYPED = {
         "1.2": "the near tie's 1.2e-7, an input (content.figures.NEAR_TIE)",
     },
     "cheatsheet.md": {
+        "0.0": "TRL's default beta from v0.19, a setting (cited: trl-beta-default)",
         "0.01": "OpenRLHF's default KL coefficient, a setting (cited)",
+        "0.04": "TRL's default beta up to v0.18, a setting (cited: trl-beta-default)",
+        "0.05": "TRL's RLOOTrainer default beta, a setting (cited: trl-rloo-kl)",
         "0.5": "a pass rate p = 0.5, an input",
         "1.2e-7": "the near tie's gap, an input (content.figures.NEAR_TIE)",
     },
@@ -43,6 +49,9 @@ TYPED = {
     },
     "walkthrough.toml": {"0.01": "an illustrative reward spread, an input"},
     "questions.toml": {
+        "0.0": "TRL's default beta from v0.19.0, a setting (cited: trl-beta-default)",
+        "0.04": "TRL's default beta up to v0.18, a setting (cited: trl-beta-default)",
+        "0.05": "TRL's RLOOTrainer default beta, a setting (cited: trl-rloo-kl)",
         "0.001": "reward differences of 0.001 near 1e6, an input",
         "0.01": "reward differences of about 0.01, an input",
         "0.2": "the rewards (0.2, 0.9, 0.4, 0.5), inputs",
@@ -167,7 +176,13 @@ def test_batch_scaling_is_not_reinforce_plus_plus():
     centred = rewards - rewards.mean(1, keepdims=True)
     assert np.allclose(trl, centred / (rewards.std(ddof=1) + 1e-4))
     assert FIGURES["batch.trl.divisor"].text == "49.8"
-    assert FIGURES["batch.reinforce_pp.divisor"].text == "40.8"
+    # OpenRLHF's REINFORCE++-baseline: centre, clip to ±10, whiten with the population std
+    clipped = np.clip(centred, -10, 10)
+    assert FIGURES["batch.reinforce_pp.divisor"].text == f"{clipped.std():.2f}" == "7.08"
+    assert FIGURES["batch.reinforce_pp.unclipped"].text == f"{centred.std():.1f}" == "35.4"
+    assert np.allclose(
+        group_advantages(rewards, convention="reinforce-pp"), clipped / clipped.std()
+    )
 
 
 def test_binary_group_totals_shrink_toward_the_edges():
@@ -180,3 +195,19 @@ def test_binary_group_totals_shrink_toward_the_edges():
 def test_every_content_file_renders_with_its_figures():
     for name in prose.MARKDOWN:
         assert "{{" not in quoted.fill(content.read_text(name))
+
+
+def test_nemo_kl_and_gdpo_figures_by_hand():
+    # NeMo-RL on (1, 0, 0, 0): the winner undivided, each loser -1/3 over sqrt(1/3) + 1e-6
+    assert FIGURES["nemo.one_of_four.correct"].value == 1.0
+    assert FIGURES["nemo.one_of_four.wrong"].value == pytest.approx(
+        (-1 / 3) / (math.sqrt(1 / 3) + 1e-6)
+    )
+    # KL estimators at a log ratio of 0.5 and -0.5
+    assert FIGURES["kl.k2"].value == 0.125 and FIGURES["kl.k1.negative"].value == -0.5
+    assert FIGURES["kl.k3"].value == pytest.approx(math.exp(-0.5) - 0.5)
+    assert FIGURES["kl.k3.negative"].value == pytest.approx(math.exp(0.5) - 1.5)
+    # GDPO example: the sums (1, 1, 1, 0) tie the first three answers under TRL's default
+    assert FIGURES["gdpo.sum.tied"].text == "0.500" and FIGURES["gdpo.sum.worst"].text == "-1.500"
+    split = [FIGURES[f"gdpo.split.{n}"].value for n in ("correct", "formatted", "worst")]
+    assert split[0] > split[1] > 0 > split[2]

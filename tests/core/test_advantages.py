@@ -44,6 +44,18 @@ def test_k2_sample_std_is_plus_minus_one_over_root_two(rewards):
         ("rloo", [1 - 11 / 3, 2 - 10 / 3, 0, 4]),
         # a single group: batch std == group std
         ("trl-batch", np.array([-2, -1, 0, 3]) / (math.sqrt(14 / 3) + 1e-4)),
+        # NeMo-RL: R_i - mean(others) over the others' sample std + 1e-6. Others of answer 1
+        # (2, 3, 6): mean 11/3, ss 78/9, var 13/3; of 2 (1, 3, 6): 10/3, var 19/3;
+        # of 3 (1, 2, 6): mean 3, so 0; of 4 (1, 2, 3): mean 2, std 1.
+        (
+            "nemo-rl",
+            [
+                (-8 / 3) / (math.sqrt(13 / 3) + 1e-6),
+                (-4 / 3) / (math.sqrt(19 / 3) + 1e-6),
+                0,
+                4 / (1 + 1e-6),
+            ],
+        ),
     ],
 )
 def test_every_convention_on_one_group(convention, expected):
@@ -59,6 +71,58 @@ def test_trl_batch_divides_by_the_std_of_all_rewards():
     np.testing.assert_allclose(a, [[-0.5, 0.5], [-50, 50]] / (batch_std + 1e-4), rtol=1e-14)
     group = group_advantages(rewards, convention="trl")
     np.testing.assert_allclose(np.abs(group), SQRT_HALF, atol=1e-4)  # same scale per group
+
+
+def test_nemo_rl_leaves_an_answer_undivided_where_the_others_agree():
+    # one success in four: the others of the winner are all 0 (std 0: undivided, 1 - 0);
+    # each failure's others are (1, 0, 0): mean 1/3, sample var 1/3
+    a = group_advantages([[1, 0, 0, 0], [0, 1, 1, 1]], convention="nemo-rl")
+    loser = (-1 / 3) / (math.sqrt(1 / 3) + 1e-6)
+    np.testing.assert_allclose(a, [[1, loser, loser, loser], [-1, -loser, -loser, -loser]])
+    # K = 2: one other reward, no std (NeMo-RL's nan_to_num gives 0): R_i - R_j
+    np.testing.assert_array_equal(group_advantages([3.0, 7.0], convention="nemo-rl"), [-4, 4])
+
+
+def test_nemo_rl_has_no_rounding_residue_where_float64_cannot_store_the_reward():
+    # NeMo-RL pull request 4161: 0.35 seven times; the others of 0.95 are exactly equal
+    a = group_advantages([0.95] + [0.35] * 7, convention="nemo-rl")
+    assert a[0] == pytest.approx(0.6, abs=1e-15)
+    assert np.all(np.abs(a[1:]) < 1)
+
+
+def test_nemo_rl_gives_a_lone_answer_zero_and_keeps_per_answer_divisors():
+    a = group_advantages([5.0, 1.0, 2.0], group_ids=["a", "b", "a"], convention="nemo-rl")
+    np.testing.assert_array_equal(a, [3.0, 0.0, -3.0])
+    t = advantage_trace([[1.0, 0.0, 0.0, 0.0]], convention="nemo-rl")
+    assert np.isnan(t.denominator[0])
+    np.testing.assert_allclose(t.divisor[0], [1.0] + [math.sqrt(1 / 3) + 1e-6] * 3)
+    np.testing.assert_allclose(t.baseline[0], [0.0, 1 / 3, 1 / 3, 1 / 3])
+
+
+def test_reinforce_pp_clips_then_whitens_over_the_batch():
+    # (0, 1) and (0, 100): centred ±0.5 and ±50; OpenRLHF's reward clip makes ±50 ±10,
+    # the batch mean stays 0, population std sqrt((2 * 0.25 + 2 * 100) / 4) = sqrt(50.125)
+    rewards = np.array([[0.0, 1.0], [0.0, 100.0]])
+    std = math.sqrt(50.125)
+    a = advantage_trace(rewards, convention="reinforce-pp")
+    np.testing.assert_allclose(a.advantages, [[-0.5, 0.5], [-10, 10]] / np.float64(std))
+    assert a.batch_std == pytest.approx(std) and a.clamped[1].all() and not a.clamped[0].any()
+    # without the clip: sqrt((2 * 0.25 + 2 * 2500) / 4) = 35.36, the divisor at one token each
+    unclipped = group_advantages(rewards, convention="reinforce-pp", clip=math.inf)
+    np.testing.assert_allclose(unclipped, np.array([[-0.5, 0.5], [-50, 50]]) / math.sqrt(1250.125))
+    assert math.sqrt(1250.125) == pytest.approx(35.36, abs=0.005)
+
+
+def test_reinforce_pp_asymmetric_clip_moves_the_batch_mean():
+    # one group (0, 0, 30): centred (-10, -10, 20) -> clipped (-10, -10, 10), batch mean -10/3
+    a = group_advantages([[0.0, 0.0, 30.0]], convention="reinforce-pp")
+    c = np.array([-10, -10, 10]) + 10 / 3
+    np.testing.assert_allclose(a[0], c / c.std())
+
+
+def test_reinforce_pp_floors_the_batch_std_at_eps():
+    a = group_advantages([[1.0, 1.0 + 2e-5]], convention="reinforce-pp")
+    np.testing.assert_allclose(a[0], [-1e-5 / 1e-4, 1e-5 / 1e-4])
 
 
 def test_openrlhf_clamps_one_success_in_128_to_ten():
@@ -285,6 +349,20 @@ def test_finite_in_finite_out(rewards, convention, eps):
 @given(value=finite_rewards, k=st.integers(2, 64), convention=st.sampled_from(sorted(CONVENTIONS)))
 def test_ties_are_exactly_zero(value, k, convention):
     assert np.all(group_advantages([value] * k, convention=convention, eps=0) == 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rewards=groups, eps=st.sampled_from([None, 0.0]))
+def test_nemo_rl_signs_follow_the_group_mean_and_match_the_loop(rewards, eps):
+    # R_i - mean(others) = K/(K-1) (R_i - mean), and every divisor is positive
+    r = np.asarray(rewards)
+    a = group_advantages(r, convention="nemo-rl", eps=eps)
+    centred = r - r.mean(1, keepdims=True)
+    assert np.all(a[centred > 1e-9 * np.abs(r).max()] > 0)
+    assert np.all(a[centred < -1e-9 * np.abs(r).max()] < 0)
+    ids = np.repeat(np.arange(r.shape[0]), r.shape[1]).tolist()
+    expected = reference_advantages(r.ravel(), ids, convention="nemo-rl", eps=eps)
+    np.testing.assert_allclose(a.ravel(), expected, rtol=1e-7, atol=1e-9)
 
 
 def test_reference_refuses_a_group_of_one_where_the_convention_does():

@@ -35,14 +35,15 @@ def test_compare_conventions_is_every_convention_through_the_core():
 
 def test_groups_of_one_refused_by_most_passed_through_by_verl():
     c = compare_conventions([3.0, 5.0], group_size=1)
-    assert set(c.refusals) == {"trl", "trl-batch", "dr-grpo", "openrlhf", "rloo"}
+    assert set(c.refusals) == {"trl", "trl-batch", "dr-grpo", "openrlhf", "rloo", "reinforce-pp"}
     assert all("only one reward" in why for why in c.refusals.values())
     assert c.frame[list(c.refusals)].isna().all().all()
     np.testing.assert_allclose(c.frame["verl"], [3 / (1 + 1e-6), 5 / (1 + 1e-6)], rtol=1e-15)
     assert c.frame["zscore"].tolist() == [0.0, 0.0]
     (sentence,) = explain_differences([3.0, 5.0], group_size=1)
     assert "verl passes each lone reward through" in sentence and "refuse" in sentence
-    assert "trl, trl-batch, dr-grpo, openrlhf, rloo" in sentence
+    assert "trl, trl-batch, dr-grpo, openrlhf, rloo, reinforce-pp" in sentence
+    assert c.frame["nemo-rl"].tolist() == [0.0, 0.0]  # NeMo-RL: a lone answer's baseline is itself
 
 
 def test_bad_rewards_are_not_mistaken_for_a_refusal():
@@ -80,7 +81,7 @@ def test_uneven_groups_by_id_match_each_group_alone():
     c = compare_conventions(rewards, group_ids=ids)
     assert c.frame["prompt"].tolist() == ids
     for name in CONVENTIONS:
-        if name == "trl-batch":  # one std over both prompts
+        if name in ("trl-batch", "reinforce-pp"):  # one std over both prompts
             continue
         expected = np.concatenate(
             [group_advantages(g, convention=name) for g in (rewards[:4], rewards[4:])]

@@ -13,6 +13,8 @@ TABLE = {  # name: (baseline, scale, ddof, eps, clip, singleton), per library so
     "verl": ("mean", "group", 1, 1e-6, None, "pass-through"),
     "openrlhf": ("mean", "group", 1, 1e-9, 10.0, "refuse"),
     "rloo": ("leave-one-out", "none", 1, 1e-4, None, "refuse"),
+    "nemo-rl": ("leave-one-out", "leave-one-out", 1, 1e-6, None, "zero"),
+    "reinforce-pp": ("mean", "whiten", 0, 1e-4, 10.0, "refuse"),
     "zscore": ("mean", "group", 0, 0.0, None, "zero"),
 }
 
@@ -26,7 +28,8 @@ def test_registry_is_exactly_the_table():
 
 
 def test_unknown_convention_lists_the_names():
-    with pytest.raises(ValueError, match="trl, trl-batch, dr-grpo, verl, openrlhf, rloo, zscore"):
+    names = "trl, trl-batch, dr-grpo, verl, openrlhf, rloo, nemo-rl, reinforce-pp, zscore"
+    with pytest.raises(ValueError, match=names):
         get_convention("grpo")
 
 
@@ -56,6 +59,14 @@ def test_overrides_replace_and_inf_removes_clip():
 
 def test_refuses_singleton_is_the_rule_for_a_group_of_one():
     refusing = {name for name, c in CONVENTIONS.items() if c.refuses_singleton}
-    assert refusing == {"trl", "trl-batch", "dr-grpo", "openrlhf", "rloo"}
+    assert refusing == {"trl", "trl-batch", "dr-grpo", "openrlhf", "rloo", "reinforce-pp"}
     assert not get_convention("verl").refuses_singleton
     assert not get_convention("zscore").refuses_singleton
+    assert not get_convention("nemo-rl").refuses_singleton  # NeMo-RL: a lone answer gets 0
+
+
+def test_rloo_and_every_claim_of_exactness_name_float64_and_beta_zero():
+    assert "beta = 0" in get_convention("rloo").library
+    import grpo_core.conventions as module
+
+    assert "float32" in module.__doc__ and "beta = 0" in module.__doc__

@@ -37,7 +37,7 @@ def advantages_under(name: str, rewards: np.ndarray, *, float32: bool) -> np.nda
         if conv.clip is not None:
             a = np.clip(a, -conv.clip, conv.clip)
         return a.reshape(rewards.shape)
-    if conv.scale == "batch":  # the batch is one step
+    if conv.scale in ("batch", "whiten"):  # the batch is one step
         return np.stack([group_advantages(rewards[s], convention=name) for s in range(steps)])
     return group_advantages(rewards.reshape(-1, rewards.shape[-1]), convention=name).reshape(
         rewards.shape

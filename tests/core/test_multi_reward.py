@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 
 from grpo_core import group_advantages
-from grpo_core.multi_reward import compare_aggregations, normalise_then_sum, sum_then_normalise
+from grpo_core.multi_reward import (
+    collapsed,
+    compare_aggregations,
+    normalise_then_sum,
+    sum_then_normalise,
+)
 
 # One group of 4: accuracy 0/1, a length reward on a 0-10 scale that prefers the wrong answers.
 REWARDS = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 9.0], [0.0, 10.0]])
@@ -52,3 +57,19 @@ def test_nan_scores_count_as_zero_in_the_sum_and_bad_weights_are_refused():
         sum_then_normalise(REWARDS, GROUPS, weights=[1.0])
     with pytest.raises(ValueError, match="shape"):
         sum_then_normalise([1.0, 0.0], [0, 0])
+
+
+def test_collapse_summing_ties_distinct_combinations_gdpo_separates_them():
+    rewards = [(1.0, 0.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.0)]
+    ids = [0, 0, 0, 0]
+    summed = sum_then_normalise(rewards, ids)
+    split = normalise_then_sum(rewards, ids)
+    # sums (1, 1, 1, 0): the correct-unformatted answer ties with the formatted-wrong ones
+    assert collapsed(rewards, ids, summed).tolist() == [True, True, True, False]
+    assert not collapsed(rewards, ids, split).any()
+    assert split[0] > split[1] == split[2] > 0 > split[3]
+    # equal combinations are not a collapse; other groups do not count
+    assert not collapsed([(1.0, 0.0), (1.0, 0.0)], [0, 0], [0.0, 0.0]).any()
+    assert not collapsed([(1.0, 0.0), (0.0, 1.0)], [0, 1], [0.0, 0.0]).any()
+    with pytest.raises(ValueError, match="advantages"):
+        collapsed(rewards, ids, [0.0, 1.0])

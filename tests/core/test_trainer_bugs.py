@@ -68,6 +68,22 @@ def test_trl_0_22_1_default_divided_by_nothing():
     assert set(HISTORICAL_CONVENTIONS).isdisjoint(CONVENTIONS)
 
 
+def test_trl_0_22_1_none_divided_by_the_group_std_so_dr_grpo_users_got_grpo():
+    bug = BUGS["trl-scale-none"]
+    rewards = np.array(bug.rewards)
+    grpo = group_advantages(rewards, convention="trl")
+    np.testing.assert_allclose(bug.printed_advantages(), grpo)
+    np.testing.assert_allclose(bug.expected_advantages(), rewards - rewards.mean(1, keepdims=True))
+
+
+def test_nemo_fix_is_the_nemo_rl_convention():
+    bug = BUGS["nemo-loo-std"]
+    np.testing.assert_allclose(
+        bug.expected_advantages(), leave_one_out_normalised(bug.rewards, std_floor=0.0), rtol=1e-12
+    )
+    assert bug.playground == {"c": "nemo-rl"}
+
+
 @pytest.mark.parametrize("bug", BUGS.values(), ids=list(BUGS))
 def test_every_preset_differs_from_its_fix_and_links_a_public_record(bug):
     assert not np.allclose(bug.printed_advantages(), bug.expected_advantages())

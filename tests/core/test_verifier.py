@@ -435,7 +435,9 @@ def test_guide_structure_and_sources():
     for name in ["DeepSeek-R1", "DAPO", "TRL", "verl", "OpenRLHF"]:
         assert name in GUIDE
     words = len(plain(GUIDE).split())  # the prose, without the links' addresses
-    assert 1500 <= words <= 2600
+    # 2,600 until issue 22 added four interview topics (KL placement, REINFORCE++-baseline,
+    # dropping the std, GDPO), about 1,150 words; the cap keeps the guide from growing more
+    assert 1500 <= words <= 3800
 
 
 def test_cheatsheet_key_figures():

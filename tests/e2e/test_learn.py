@@ -39,7 +39,7 @@ def test_guide_renders_every_formula_and_section(app_url, page):
     assert page.locator("h2").count() >= 11
     assert_formulas_render(page, at_least=40)
     assert page.locator(".katex-display").count() >= 3  # the display formulas
-    assert page.get_by_role("link", name="Try it: Reward playground").count() == 1
+    assert page.get_by_role("link", name="Try it: Reward playground").count() == 2  # + GDPO
     shot(page, "guide_full")
     shot_at(page, "#the-formula", "guide_formula")
     shot_at(page, "#a-worked-example-by-hand", "guide_worked_example")
@@ -69,7 +69,7 @@ def test_guide_try_it_link_opens_the_page(app_url, page):
     assert_healthy(page)
 
     open_path(page, app_url, "/guide")
-    page.get_by_role("link", name="Try it: Reward playground").click()
+    page.get_by_role("link", name="Try it: Reward playground").first.click()
     page.wait_for_url(re.compile(r"/playground"))
     page.get_by_role("heading", name="Reward playground").wait_for()
     assert_healthy(page)

@@ -63,7 +63,7 @@ def test_a_bad_file_is_explained_and_nothing_runs(app_url, page, tmp_path):
 def test_a_bug_opens_in_the_playground(app_url, page):
     open_path(page, app_url, "/trainer-bugs")
     assert_healthy(page)
-    assert page.locator('[data-testid="stDataFrame"]').count() == 4
+    assert page.locator('[data-testid="stDataFrame"]').count() == 5  # TRL's "none" since issue 22
     shot(page, "trainer_bugs")
     page.get_by_role("button", name="Open in the playground").nth(3).click()  # the TRL preset
     settle(page, 1500)

@@ -27,7 +27,11 @@ def test_the_words_of_the_points_as_a_list_earn_nothing(question):
 
 
 # Dr. GRPO's criticism is half about length normalisation: the two answers share points.
-OVERLAPPING = {frozenset({"followup-dr-grpo", "followup-length"})}
+OVERLAPPING = {
+    frozenset({"followup-dr-grpo", "followup-length"}),
+    # why divide by the std, and why recipes stopped: the same trade-off from two sides
+    frozenset({"followup-why-std", "followup-drop-std"}),
+}
 
 
 def test_another_questions_model_answer_earns_little():

@@ -28,7 +28,11 @@ def conventions_figure(long: pd.DataFrame, refusals: dict[str, str]) -> dict:
             "x": rows["label"].to_numpy(),
             "y": rows["advantage"].to_numpy(),
             "name": f"{name} (refuses these)" if name in refusals else name,
-            "marker": {"color": SERIES[i % len(SERIES)]},
+            # Past the palette's seven colours, a hatch tells the repeated colours apart.
+            "marker": {
+                "color": SERIES[i % len(SERIES)],
+                "pattern": {"shape": ("", "/", "x")[i // len(SERIES) % 3]},
+            },
             "hovertemplate": "%{x}: A = %{y:.4g}<extra>" + name + "</extra>",
         }
         for i, (name, rows) in enumerate(long.groupby("convention", sort=False))
@@ -70,7 +74,11 @@ def scaling_figure(frame: pd.DataFrame, modes: dict[str, str]) -> dict:
                     "name": f"Prompt {prompt}",
                     "legendgroup": str(prompt),
                     "showlegend": col == 0,
-                    "marker": {"color": SERIES[i % len(SERIES)]},
+                    # Past the palette's seven colours, a hatch tells the repeated colours apart.
+                    "marker": {
+                        "color": SERIES[i % len(SERIES)],
+                        "pattern": {"shape": ("", "/", "x")[i // len(SERIES) % 3]},
+                    },
                     "text": [signed(v) for v in values],
                     "textposition": "outside",
                     "cliponaxis": False,
