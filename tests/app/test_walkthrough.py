@@ -82,3 +82,11 @@ def test_real_problem_format_bonus_and_lenient_verifier():
     assert "A = +0.9352" in card(at, "a4")  # the lenient verifier accepts a4's number
     at.select_slider(key="wt.bonus").set_value(0.1).run()
     assert "reward 1 ·" in card(at, "a4") and "reward 1.1 ·" in card(at, "a1")
+
+
+def test_the_next_after_the_step_moves_on_like_the_top_one():
+    at = open_page(PAGE)
+    at.button(key="wt.next_below").click().run()
+    assert not at.exception and at.session_state["wt.step"] == 2
+    step_through(at, 4)
+    assert at.button(key="wt.next_below").disabled
