@@ -268,13 +268,20 @@ def your_data(key: str) -> None:
         key="review.export",
         on_click="ignore",
     )
+    store = class_store()
     right.download_button(
         "Download the Anki deck (.apkg)",
-        build_deck,
+        lambda: build_deck(attempts=store.attempts(key), cards=store.cards(key)),
         file_name="grpo-advantage-lab.apkg",
         mime="application/octet-stream",
         key="review.anki",
         on_click="ignore",
+    )
+    st.caption(
+        "The Anki deck carries your review history (Anki's revlog) and each card's schedule, "
+        "so Anki picks up where you are. Your own FSRS parameters are not fitted here: the "
+        "`fsrs` optimiser needs PyTorch (a 190 MB download), too heavy for this app. Anki "
+        "fits them from the same history: Deck options → FSRS → Optimize."
     )
     st.file_uploader(
         "Import progress (a JSON export)",
