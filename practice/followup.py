@@ -14,8 +14,9 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   are 0 and give no signal" the "no" denies nothing before the "and"), or a contrastive
   one ("instead of", "rather than", "without", "unlike") just before it, cancels it,
   unless the negator is part of a matched phrasing ("does not divide"). With
-  ``negated = true`` the last group must be negated instead: the point is a denial
-  ("RLOO does *not* divide by the std");
+  ``negated = true`` the last group must be negated instead, or follow a verb of leaving
+  out ("skips", "drops", "omits"): the point is a denial ("RLOO does *not* divide by the
+  std");
 - the direction holds: with ``actor``, the nearest actor or rival named before the first
   group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
@@ -64,6 +65,7 @@ _STRONG_NEGATORS = re.compile(
     r"\b(?:not|no|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
 )
 _CONTRASTIVE = re.compile(r"\b(?:instead of|rather than|without|unlike|other than)\b")
+_LEAVES_OUT = re.compile(r"\b(?:skip\w*|omit\w*|drop\w*|remov\w*|lack\w*|leaves? out)\b")
 _CONTRAST_WORDS = 4
 """Words after a contrastive negator that it negates."""
 _GLUE = frozenset(
@@ -212,6 +214,14 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
     return False
 
 
+def _denied(sentence: str, clause, span, consumed, denial: bool) -> bool:
+    """Whether the match is negated; for a point's denial a verb of leaving out ("skips",
+    "drops", "omits", "lacks") before it in its clause denies it too (both: not denied)."""
+    negated = _negated(sentence, clause, span, consumed)
+    left_out = denial and _LEAVES_OUT.search(sentence[clause[0] : span[0]]) is not None
+    return negated != left_out  # "doesn't skip the std" divides by it
+
+
 def _and_part(sentence: str, clause: tuple[int, int], at: int) -> tuple[int, int]:
     """(start, end) of the part of ``clause`` around ``at`` between two "and"s."""
     cuts = [clause[0]]
@@ -274,7 +284,9 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
                 for s in group
                 if scope[0] <= s[0]
                 and s[1] <= scope[1]
-                and _negated(sentence, _clause_of(clauses, s[0]), s, consumed)
+                and _denied(
+                    sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
+                )
                 == (point.negated and g == last)
                 and (g > 0 or _bound_right(actors, toks, s[0]))
             ]

@@ -62,7 +62,8 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
 """(pattern, replacement) on normalised text, in order."""
 _COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)
 _AMERICAN = (
-    (re.compile(r"^(cent|met|lit|fib)re(s|d)?$"), r"\1er\2"),
+    (re.compile(r"^(cent|met|lit|fib)re(s)?$"), r"\1er\2"),
+    (re.compile(r"^(cent|met|lit|fib)red$"), r"\1ered"),
     (re.compile(r"^(cent|met|lit|fib)ring$"), r"\1ering"),
     (re.compile(r"^(\w{2,})our(s|ed|ing|able|ite|ites)?$"), r"\1or\2"),
     (re.compile(r"^(\w{3,})is(e|ed|es|ing|ation|ations|er|ers)$"), r"\1iz\2"),
