@@ -138,6 +138,7 @@ def rewrite(text: str) -> tuple[str, list[int], list[int]]:
     return text, starts, ends
 
 
+@functools.lru_cache(maxsize=4096)
 def tokens(normalised: str) -> tuple[Token, ...]:
     """The tokens of a normalised text; a hyphen between two words is dropped."""
     text, starts, ends = rewrite(normalised)
