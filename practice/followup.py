@@ -10,8 +10,9 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   symbols, numbers and formulas ("biases" is "bias", "K minus one" is "K-1", "(4/3)^0.5"
   is "√(4/3)");
 - no phrasing is negated: a negator ("not", "no", "never", "n't", ...) before it in its
-  clause or after it in the same part of the clause (up to an "and": in "the advantages
-  are 0 and give no signal" the "no" denies nothing before the "and"), or a contrastive
+  clause, or at most three words after it in the same part of the clause (up to an "and":
+  in "the advantages are 0 and give no signal" the "no" denies nothing before the "and";
+  in "the group mean is no longer subtracted" it denies the mean), or a contrastive
   one ("instead of", "rather than", "without", "unlike") just before it, cancels it,
   unless the negator is part of a matched phrasing ("does not divide"). With
   ``negated = true`` the last group must be negated instead, or follow a verb of leaving
@@ -62,10 +63,14 @@ _CLAUSE_SPLIT = re.compile(
     r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which)\b"
 )
 _STRONG_NEGATORS = re.compile(
-    r"\b(?:not|no|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
+    r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
 )
 _CONTRASTIVE = re.compile(r"\b(?:instead of|rather than|without|unlike|other than)\b")
 _LEAVES_OUT = re.compile(r"\b(?:skip\w*|omit\w*|drop\w*|remov\w*|lack\w*|leaves? out)\b")
+_FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
+"""A sentence of at least 10 words, under 15 % of them function words, is a list."""
+_AFTER_WORDS = 3
+"""Words after a match within which a negator still denies it ("the mean is no longer ...")."""
 _CONTRAST_WORDS = 4
 """Words after a contrastive negator that it negates."""
 _GLUE = frozenset(
@@ -75,7 +80,11 @@ _FUNCTION_WORDS = frozenset(
     """the a an is are was be of to by so that it its each every with and in on for as this
     which than when gets get has have you we they from into over per at then their them does
     do can will would instead only just still because since more less no not via from
-    using through under after before if or but""".split()  # noqa: SIM905
+    using through under after before if or but vs versus those these two both what who
+    how why where there here all any some most much many such same other own about between
+    without within out up down off again once very too also i me my our your his her it's
+    that's is isn't are aren't was were been being had did doesn't don't didn't should could
+    may might must shall""".split()  # noqa: SIM905
 )
 
 
@@ -172,23 +181,42 @@ def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
     return next((c for c in clauses if c[0] <= at <= c[1]), clauses[-1])
 
 
+def _acts(item: list[str]) -> bool:
+    """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
+    more words, the first not a function word, another one a function word."""
+    words = [w.strip(".,;:()") for w in item]
+    return (
+        len(words) >= 2
+        and words[0] not in _FUNCTION_WORDS
+        and any(w in _FUNCTION_WORDS for w in words[1:])
+    )
+
+
 def is_list(sentence: str) -> bool:
     """A normalised sentence that lists terms instead of relating them.
 
-    Three or more comma/semicolon items averaging under 3 words; five or more items, also
+    Three or more comma/semicolon items averaging under 4.5 words, most of them not doing
+    anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more items, also
     cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
-    or three or more words without a single function word ("the", "is", "by", ...).
+    ten or more words, under 15 % of them function words ("the", "is", "by", ...); or three
+    to nine words without one. Parenthesised asides are left out.
     """
     if not isinstance(sentence, str):
         raise ValueError(f"expected text, got {type(sentence).__name__}.")
-    items = [i for i in re.split(r"[,;]|\s/\s", sentence) if i.strip()]
-    words = sentence.split()
-    if len(items) >= 3 and len(words) / len(items) < 3.0:
+    bare = re.sub(r"\([^()]*\)", " ", re.sub(r"\([^()]*\)", " ", sentence))  # asides out
+    items = [i.split() for i in re.split(r"[,;]|\s/\s", bare) if i.strip()]
+    words = bare.split()
+    acting = sum(_acts(item) for item in items)
+    if len(items) >= 3 and len(words) / len(items) < 4.5 and 2 * acting < len(items):
         return True
-    chained = [i for i in re.split(r"[,;]|\s/\s|\b(?:and|or)\b", sentence) if i.strip()]
-    if len(chained) >= 5 and len(words) / len(chained) < 4.0:
+    chained = [i for i in re.split(r"[,;]|\s/\s|\b(?:and|or)\b", bare) if i.strip()]
+    joins = len(re.findall(r"\b(?:and|or)\b", bare))
+    if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
-    return len(words) >= 3 and not any(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
+    function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
+    if len(words) >= _SHARE_WORDS:
+        return function < _FUNCTION_SHARE * len(words)
+    return len(words) >= 3 and not function
 
 
 def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consumed) -> bool:
@@ -199,7 +227,8 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
     part = _and_part(sentence, clause, span[0])
     for m in _STRONG_NEGATORS.finditer(text):
         where = (lo + m.start(), lo + m.end())
-        in_scope = where[0] < span[1] or part[0] <= where[0] < part[1]
+        after = len(sentence[span[1] : where[0]].split())
+        in_scope = where[0] < span[1] or (part[0] <= where[0] < part[1] and after <= _AFTER_WORDS)
         if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
             return True
     for m in _CONTRASTIVE.finditer(text):
