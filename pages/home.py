@@ -31,6 +31,15 @@ with left:
         "pages/walkthrough.py", label="Step through the formula", icon=":material/footprint:"
     )
     st.page_link("pages/playground.py", label="Try your own rewards", icon=":material/science:")
+    st.markdown("**Preparing for an interview?**")
+    st.page_link(
+        "pages/cheatsheet.py", label="Read the one-page cheat sheet", icon=":material/description:"
+    )
+    st.page_link(
+        "pages/interview.py",
+        label="Take a mock interview drill",
+        icon=":material/record_voice_over:",
+    )
 with right:
     show(
         figures.advantages_figure(advantages, title="Advantages of the example group"),

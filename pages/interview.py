@@ -9,6 +9,7 @@ import streamlit as st
 
 from practice.session import MAX_SEED, next_question, progress, record_answer, score, start_quiz
 from ui import page
+from ui import quiz_feedback as fb
 from ui import quiz_store as kept
 from ui import quiz_widgets as qw
 
@@ -132,6 +133,9 @@ for qid in round_.order:
         )
         spent = qw.elapsed(0, s["iv.times"].get(qid, 0))
         st.markdown(f"{mark} **{made} of {len(hits)} points** in {spent} · {question.prompt}")
+        if attempt is not None:
+            with st.expander("Points made, points missed, your answer"):
+                fb.followup_review(question, attempt, PREFIX)
         missed = [p.text for p, hit in zip(question.key_points, hits, strict=True) if not hit]
         if missed:
             st.markdown(

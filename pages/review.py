@@ -15,16 +15,16 @@ st.title("Review")
 st.markdown(
     "Every question of the quiz is a card that comes back when you are about to forget it "
     "(scheduled with [FSRS](https://github.com/open-spaced-repetition/py-fsrs), as Anki "
-    "does). Cards you got wrong come first."
+    "does). Cards you got wrong come first, once their short learning step has passed."
 )
 
 if st.session_state.get(learner.DELETED_KEY) and not learner.current():
     st.success("Your data was deleted: nothing is stored under your old key any more.")
-    st.button(
-        "Start afresh with a new key",
-        key="review.fresh",
-        on_click=lambda: st.session_state.pop(learner.DELETED_KEY, None),
-    )
+    st.button("Start afresh with a new key", key="review.fresh", on_click=rp.new_key)
+    st.stop()
+
+if learner.current() is None:
+    rp.no_key()
     st.stop()
 
 key = learner.ensure()

@@ -184,6 +184,8 @@ else:
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
 show(figure, key="wt.chart", container=box["chart"], slide=True)
+if not presenting:
+    wp.next_below(step)
 
 st.markdown("**Share this view**: the link below reproduces this step, rewards and answer.")
 controls.share_link()

@@ -29,16 +29,18 @@ import sqlite3
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import genanki
 import numpy as np
 
 from content.citations import cite
+from practice.anki_revlog import write_history
 from practice.bank import load_bank
 from practice.drills import make_drill
 from practice.questions import TOPICS, Question
+from practice.store.base import Attempt
 
 DECK_ID = 1_734_500_915_001
 BASIC_MODEL_ID = 1_734_500_915_002
@@ -196,10 +198,18 @@ def formula_note() -> genanki.Note:
     )
 
 
-def build_deck(bank: list[Question] | None = None, *, now: float | None = None) -> bytes:
+def build_deck(
+    bank: list[Question] | None = None,
+    *,
+    now: float | None = None,
+    attempts: Sequence[Attempt] = (),
+    cards: Mapping[str, Mapping] | None = None,
+) -> bytes:
     """The .apkg file of the formula note and one note per bank question.
 
     ``now`` (Unix seconds, default the clock) stamps the notes, so a newer build wins.
+    ``attempts`` (oldest first) and ``cards`` (question id -> FSRS state): a learner's
+    history, written as Anki's revlog with each card's schedule (``practice.anki_revlog``).
     """
     deck = genanki.Deck(DECK_ID, DECK_NAME)
     deck.add_note(formula_note())
@@ -209,7 +219,9 @@ def build_deck(bank: list[Question] | None = None, *, now: float | None = None) 
     with tempfile.TemporaryDirectory() as folder:  # genanki writes a SQLite file first
         path = Path(folder) / "collection.anki2"
         db = sqlite3.connect(path)
-        genanki.Package(deck).write_to_db(db.cursor(), stamp, itertools.count(int(stamp * 1000)))
+        cursor = db.cursor()
+        genanki.Package(deck).write_to_db(cursor, stamp, itertools.count(int(stamp * 1000)))
+        write_history(cursor, attempts, cards or {})
         db.commit()
         db.close()
         buffer = io.BytesIO()

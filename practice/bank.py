@@ -155,24 +155,50 @@ def _key_points(item: _Item) -> tuple[KeyPoint, ...]:
     points = []
     for i, table in enumerate(item.table_list("points")):
         where = f"points[{i}]."
-        extra = sorted(set(table) - {"text", "needs", "or_needs", "within"})
+        extra = sorted(set(table) - set(_POINT_FIELDS))
         if extra:
-            item.fail(where + extra[0], "is not a field of a key point (text, needs, within).")
-        needs = _concepts(item, table.get("needs"), where + "needs")
+            item.fail(
+                where + extra[0], f"is not a field of a key point ({', '.join(_POINT_FIELDS)})."
+            )
+        actor = _phrasings(item, table, "actor", where)
+        rivals = _phrasings(item, table, "rivals", where)
+        or_actor = _phrasings(item, table, "or_actor", where)
+        negated = table.get("negated", False)
+        if not isinstance(negated, bool):
+            item.fail(where + "negated", "must be true or false.")
+        least = 1 if actor or negated else 2
+        needs = _concepts(item, table.get("needs"), where + "needs", least)
         or_needs = (
-            _concepts(item, table["or_needs"], where + "or_needs") if "or_needs" in table else ()
+            _concepts(item, table["or_needs"], where + "or_needs", least)
+            if "or_needs" in table
+            else ()
         )
         within = table.get("within", "sentence")
         if within not in WITHIN:
             item.fail(where + "within", f"must be one of {', '.join(WITHIN)}.")
-        points.append(KeyPoint(item.text(table, "text", where), needs, or_needs, within))
+        text = item.text(table, "text", where)
+        points.append(KeyPoint(text, needs, or_needs, within, actor, rivals, negated, or_actor))
     return tuple(points)
 
 
-def _concepts(item: _Item, value, where: str) -> tuple[tuple[str, ...], ...]:
-    """Two or more concept groups, each a non-empty list of lower-case phrasings."""
-    if not isinstance(value, list) or len(value) < 2:
-        item.fail(where, "must list at least two concept groups: a point relates concepts.")
+_POINT_FIELDS = ("text", "needs", "or_needs", "within", "actor", "rivals", "or_actor", "negated")
+
+
+def _phrasings(item: _Item, table: Mapping, key: str, where: str) -> tuple[str, ...]:
+    """An optional list of lower-case phrasings (actor, rivals); () when absent."""
+    if key not in table:
+        return ()
+    return _concepts(item, [table[key], table[key]], where + key, 1)[0]
+
+
+def _concepts(item: _Item, value, where: str, least: int = 2) -> tuple[tuple[str, ...], ...]:
+    """``least`` or more concept groups, each a non-empty list of lower-case phrasings."""
+    if not isinstance(value, list) or len(value) < least:
+        item.fail(
+            where,
+            f"must list at least {'two concept groups' if least > 1 else 'one concept group'}: "
+            "a point relates concepts (an actor, or a denial, counts as one).",
+        )
     groups = []
     for j, group in enumerate(value):
         if not isinstance(group, list) or not group or not all(isinstance(p, str) for p in group):

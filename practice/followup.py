@@ -1,21 +1,36 @@
-"""Which key points a typed follow-up answer makes: concepts, and the relation between them.
+"""Which key points a typed follow-up answer makes: who does what, related, not denied.
 
 A key point of the bank (``practice.questions.KeyPoint``) lists what earns it: ``needs``,
-a tuple of concept groups, each a tuple of phrasings. The point is made when one sentence
-(or, for ``within = "clause"``, one clause) holds a phrasing of every group, and
+a tuple of concept groups, each a tuple of phrasings (or ``or_needs``, another such tuple),
+and optionally who it is about: ``actor`` and its ``rivals`` (phrasings), and ``negated``.
+The point is made when one sentence (for ``within = "clause"``, one clause; for a sentence
+point, else two adjacent sentences read as one) holds a phrasing of every group, and
 
-- no phrasing is negated: a negator ("not", "no", "never", "n't", ...) elsewhere in its
-  clause, or a contrastive one ("instead of", "rather than", "without", "unlike") just
-  before it, cancels it, unless the negator is part of a matched phrasing ("does not
-  divide", "no longer inflated");
+- the phrasings are compared as tokens (``practice.followup_text``): stems, one spelling of
+  symbols, numbers and formulas ("biases" is "bias", "K minus one" is "K-1", "(4/3)^0.5"
+  is "√(4/3)");
+- no phrasing is negated: a negator ("not", "no", "never", "n't", ...) before it in its
+  clause, or at most three words after it in the same part of the clause (up to an "and":
+  in "the advantages are 0 and give no signal" the "no" denies nothing before the "and";
+  in "the group mean is no longer subtracted" it denies the mean), or a contrastive
+  one ("instead of", "rather than", "without", "unlike") just before it, cancels it,
+  unless the negator is part of a matched phrasing ("does not divide"). With
+  ``negated = true`` the last group must be negated instead, or follow a verb of leaving
+  out ("skips", "drops", "omits"): the point is a denial ("RLOO does *not* divide by the
+  std");
+- the direction holds: with ``actor``, the nearest actor or rival named before the first
+  group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
+  K−1" does not); an answer that names neither is read as about the question's subject.
+  ``or_actor`` names who ``or_needs`` is about when that is another actor (the point's
+  other half: "numpy defaults to ddof 0, torch to ddof 1");
+- each group's phrasing is its own words (two groups never share a word);
 - the phrasings are related, not listed: a sentence that is a list (short comma-separated
   items, or words with no function word between them) earns nothing, and neither do
   phrasings separated only by list glue (", ", "and", "/", ...).
 
 Phrasing syntax (lower case): words and symbols as typed; ``*`` ends a word with any ending
-(``rescal*``); ``..`` stands for up to four words (``divid* .. std``). Spaces around
-``= / ( ) | + - ^`` do not matter ("ddof=1" is "ddof = 1"). Never evaluates anything,
-never raises on text; reads at most ``MAX_FOLLOWUP_CHARS`` characters.
+(``rescal*``); ``..`` stands for up to four words (``divid* .. std``). Never evaluates
+anything, never raises on text; reads at most ``MAX_FOLLOWUP_CHARS`` characters.
 """
 
 from __future__ import annotations
@@ -23,10 +38,12 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import unicodedata
 from dataclasses import dataclass
 
+from practice.followup_text import Token, american, normalise, tokens
 from practice.questions import KeyPoint
+
+__all__ = ["MAX_FOLLOWUP_CHARS", "WITHIN", "PointMatch", "is_list", "match_points", "normalise"]
 
 MAX_FOLLOWUP_CHARS = 4000
 """The longest typed follow-up answer read (the answer field keeps up to this many)."""
@@ -34,104 +51,40 @@ MAX_FOLLOWUP_CHARS = 4000
 WITHIN = ("sentence", "clause")
 """Where all of a key point's concepts must be found together."""
 
+PAIR_WORDS = 2
+"""Two adjacent sentences are read as one only when each has at least this many words."""
+GAP_WORDS = 4
+"""How many words ``..`` in a phrasing stands for, at most."""
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-_ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf)\.", re.IGNORECASE)
+_ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORECASE)
 _CLAUSE_SPLIT = re.compile(
-    r"[,;:()\u2014\u2013]|\s-\s|\b(?:but|whereas|while|although|though|however|so|which)\b"
+    r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which)\b"
 )
-_OPERATORS = re.compile(r"\s*([=/()|+^\-])\s*")
 _STRONG_NEGATORS = re.compile(
-    r"\b(?:not|no|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
+    r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
 )
 _CONTRASTIVE = re.compile(r"\b(?:instead of|rather than|without|unlike|other than)\b")
+_LEAVES_OUT = re.compile(r"\b(?:skip\w*|omit\w*|drop\w*|remov\w*|lack\w*|leaves? out)\b")
+_FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
+"""A sentence of at least 10 words, under 15 % of them function words, is a list."""
+_AFTER_WORDS = 3
+"""Words after a match within which a negator still denies it ("the mean is no longer ...")."""
 _CONTRAST_WORDS = 4
 """Words after a contrastive negator that it negates."""
 _GLUE = frozenset(
-    {
-        "",
-        ",",
-        ";",
-        "/",
-        "&",
-        "and",
-        "or",
-        "the",
-        "a",
-        "an",
-        "plus",
-        "also",
-        "as",
-        "well",
-        "vs",
-        "versus",
-        "-",
-        "·",
-        "etc",
-        "its",
-        "their",
-        "then",
-    }
-)
+    ", ; / & and or the a an plus also as well vs versus - · etc its their then".split()  # noqa: SIM905
+) | {""}
 _FUNCTION_WORDS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "be",
-        "of",
-        "to",
-        "by",
-        "so",
-        "that",
-        "it",
-        "its",
-        "each",
-        "every",
-        "with",
-        "and",
-        "in",
-        "on",
-        "for",
-        "as",
-        "this",
-        "which",
-        "than",
-        "when",
-        "gets",
-        "get",
-        "has",
-        "have",
-        "you",
-        "we",
-        "they",
-        "from",
-        "into",
-        "over",
-        "per",
-        "at",
-        "then",
-        "their",
-        "them",
-        "does",
-        "do",
-        "can",
-        "will",
-        "would",
-        "instead",
-        "only",
-        "just",
-        "still",
-        "because",
-        "since",
-        "more",
-        "less",
-        "no",
-        "not",
-    }
+    """the a an is are was be of to by so that it its each every with and in on for as this
+    which than when gets get has have you we they from into over per at then their them does
+    do can will would instead only just still because since more less no not via from
+    using through under after before if or but vs versus those these two both what who
+    how why where there here all any some most much many such same other own about between
+    without within out up down off again once very too also i me my our your his her it's
+    that's is isn't are aren't was were been being had did doesn't don't didn't should could
+    may might must shall""".split()  # noqa: SIM905
 )
 
 
@@ -141,46 +94,74 @@ class PointMatch:
 
     hit: bool
     quote: str = ""
-    """The sentence of the answer that earned it, as typed (cut to 300 characters)."""
+    """The sentence(s) of the answer that earned it, as typed (cut to 300 characters)."""
     words: tuple[str, ...] = ()
     """The phrasing found for each concept group, in the answer's (normalised) words."""
 
 
-def _text(value) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"expected text, got {type(value).__name__}.")
-    return value
+# --- phrasings as token patterns --------------------------------------------------------------
 
 
-def normalise(text: str) -> str:
-    """Lower case, NFKC, one kind of dash and apostrophe, no spaces around operators."""
-    text = _text(text)
-    text = unicodedata.normalize("NFKC", text).lower()
-    text = text.replace("\u2019", "'").replace("\u2212", "-").replace("\u2011", "-")
-    text = _OPERATORS.sub(r"\1", text)
-    return re.sub(r"\s+", " ", text).strip()
+_GAP, _STAR = "zzgap", "zzstar"
 
 
-@functools.lru_cache(maxsize=4096)
-def phrase_pattern(phrase: str) -> re.Pattern:
-    """The regular expression of one phrasing (see the module docstring for the syntax)."""
-    parts = []
-    for token in normalise(_text(phrase)).split(" "):
-        if token == "..":
-            parts.append(r"(?:\S+\s){0,4}")
-            continue
-        escaped = re.escape(token.rstrip("*")) + (r"[\w'\-]*" if token.endswith("*") else "")
-        parts.append(escaped + r"\s?")
-    body = "".join(parts)
-    body = body[: -len(r"\s?")] if body.endswith(r"\s?") else body
-    start = r"(?<![\w])" if re.match(r"\w", phrase.strip()) else ""
-    end = r"(?![\w])" if re.search(r"\w$", phrase.strip()) else ""
-    return re.compile(start + body + end)
+@functools.lru_cache(maxsize=8192)
+def compile_phrase(phrase: str) -> tuple[tuple[str, str], ...]:
+    """A phrasing as items: ("key", stem), ("prefix", American-spelled prefix), ("gap", "")."""
+    marked = re.sub(r"(?<=\w)\*", _STAR, normalise(phrase).replace("..", f" {_GAP} "))
+    items: list[tuple[str, str]] = []
+    for token in tokens(marked):
+        if token.word == _GAP:
+            items.append(("gap", ""))
+        elif token.word.endswith(_STAR):
+            prefix = re.sub(r"(?<=\w{3})is$", "iz", american(token.word.removesuffix(_STAR)))
+            items.append(("prefix", re.sub(r"(?<=\w{2})our$", "or", prefix)))
+        else:
+            items.append(("key", token.key))
+    return tuple(items)
+
+
+def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
+    """Every token index where ``items[i:]`` matched from token ``at`` ends."""
+    if i == len(items):
+        yield at
+        return
+    kind, value = items[i]
+    if kind == "gap":
+        for skip in range(GAP_WORDS + 1):
+            if at + skip > len(toks):
+                break
+            yield from _ends(items, toks, at + skip, i + 1)
+        return
+    if at < len(toks):
+        token = toks[at]
+        if (kind == "key" and token.key == value) or (
+            kind == "prefix" and token.word.startswith(value)
+        ):
+            yield from _ends(items, toks, at + 1, i + 1)
+
+
+def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:
+    """(start, end) in the normalised text of every match of ``phrase`` in ``toks``."""
+    items = compile_phrase(phrase)
+    if not items or items[0][0] == "gap":
+        return []
+    spans = set()
+    for at in range(len(toks)):
+        for end in _ends(items, toks, at):
+            if end > at:
+                spans.add((toks[at].start, toks[end - 1].end))
+    return sorted(spans)
+
+
+# --- sentences, clauses, lists, negation -------------------------------------------------------
 
 
 def sentences(answer: str) -> list[str]:
     """The answer cut into sentences, as typed ("Dr." and "e.g." do not end one)."""
-    protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", _text(answer))
+    if not isinstance(answer, str):
+        raise ValueError(f"expected text, got {type(answer).__name__}.")
+    protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", answer)
     parts = _SENTENCE_END.split(protected)
     cut = (_BULLET.sub("", p.replace("\x00", ".")).strip() for p in parts if p)
     return [p for p in cut if p]
@@ -196,18 +177,46 @@ def _clauses(sentence: str) -> list[tuple[int, int]]:
     return bounds
 
 
+def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
+    return next((c for c in clauses if c[0] <= at <= c[1]), clauses[-1])
+
+
+def _acts(item: list[str]) -> bool:
+    """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
+    more words, the first not a function word, another one a function word."""
+    words = [w.strip(".,;:()") for w in item]
+    return (
+        len(words) >= 2
+        and words[0] not in _FUNCTION_WORDS
+        and any(w in _FUNCTION_WORDS for w in words[1:])
+    )
+
+
 def is_list(sentence: str) -> bool:
     """A normalised sentence that lists terms instead of relating them.
 
-    Three or more comma/semicolon items averaging under 4.5 words, or three or more
-    words without a single function word ("the", "is", "by", ...).
+    Three or more comma/semicolon items averaging under 4.5 words, most of them not doing
+    anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more items, also
+    cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
+    ten or more words, under 15 % of them function words ("the", "is", "by", ...); or three
+    to nine words without one. Parenthesised asides are left out.
     """
-    _text(sentence)
-    items = [i for i in re.split(r"[,;]|\s/\s", sentence) if i.strip()]
-    words = sentence.split()
-    if len(items) >= 3 and len(words) / len(items) < 4.5:
+    if not isinstance(sentence, str):
+        raise ValueError(f"expected text, got {type(sentence).__name__}.")
+    bare = re.sub(r"\([^()]*\)", " ", re.sub(r"\([^()]*\)", " ", sentence))  # asides out
+    items = [i.split() for i in re.split(r"[,;]|\s/\s", bare) if i.strip()]
+    words = bare.split()
+    acting = sum(_acts(item) for item in items)
+    if len(items) >= 3 and len(words) / len(items) < 4.5 and 2 * acting < len(items):
         return True
-    return len(words) >= 3 and not any(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
+    chained = [i for i in re.split(r"[,;]|\s/\s|\b(?:and|or)\b", bare) if i.strip()]
+    joins = len(re.findall(r"\b(?:and|or)\b", bare))
+    if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
+        return True
+    function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
+    if len(words) >= _SHARE_WORDS:
+        return function < _FUNCTION_SHARE * len(words)
+    return len(words) >= 3 and not function
 
 
 def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consumed) -> bool:
@@ -215,9 +224,12 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
     spans belong to a matched phrasing and do not count)."""
     lo, hi = clause
     text = sentence[lo:hi]
+    part = _and_part(sentence, clause, span[0])
     for m in _STRONG_NEGATORS.finditer(text):
         where = (lo + m.start(), lo + m.end())
-        if not any(a <= where[0] and where[1] <= b for a, b in consumed):
+        after = len(sentence[span[1] : where[0]].split())
+        in_scope = where[0] < span[1] or (part[0] <= where[0] < part[1] and after <= _AFTER_WORDS)
+        if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
             return True
     for m in _CONTRASTIVE.finditer(text):
         at = lo + m.end()
@@ -231,60 +243,119 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
     return False
 
 
+def _denied(sentence: str, clause, span, consumed, denial: bool) -> bool:
+    """Whether the match is negated; for a point's denial a verb of leaving out ("skips",
+    "drops", "omits", "lacks") before it in its clause denies it too (both: not denied)."""
+    negated = _negated(sentence, clause, span, consumed)
+    left_out = denial and _LEAVES_OUT.search(sentence[clause[0] : span[0]]) is not None
+    return negated != left_out  # "doesn't skip the std" divides by it
+
+
+def _and_part(sentence: str, clause: tuple[int, int], at: int) -> tuple[int, int]:
+    """(start, end) of the part of ``clause`` around ``at`` between two "and"s."""
+    cuts = [clause[0]]
+    cuts += [
+        clause[0] + m.start() for m in re.finditer(r"\band\b", sentence[clause[0] : clause[1]])
+    ]
+    cuts.append(clause[1])
+    return next(((a, b) for a, b in itertools.pairwise(cuts) if a <= at < b), clause)
+
+
 def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
-    """Whether the matches are listed: every gap between consecutive ones is list glue
-    with a separator (", the", "; ", " / "); "X and Y" alone is not a list."""
+    """Whether three or more matches are listed: every gap between consecutive ones is
+    list glue, one with a separator (", the", "; ", " / "); "X, Y" alone is not a list."""
     ordered = sorted(spans)
     gaps = [sentence[a[1] : b[0]] for a, b in itertools.pairwise(ordered)]
     gaps = [g for g in gaps if g.strip()]  # adjacent or overlapping: a compound, not a list
-    if not gaps or not any(re.search(r"[,;/]", g) for g in gaps):
+    if len(gaps) < 2 or not any(re.search(r"[,;/]", g) for g in gaps):
         return False
     return all(all(w in _GLUE for w in re.split(r"[\s,;/]+", g.strip())) for g in gaps)
 
 
-def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
-    """Whether ``point`` is made in one of the sentences (by its needs or its or_needs)."""
-    for original in answer_sentences:
-        sentence = normalise(original)
-        if is_list(sentence):
-            continue
-        for needs in (point.needs, point.or_needs):
-            words = _related(needs, sentence, point.within) if needs else None
-            if words is not None:
-                quote = original if len(original) <= 300 else original[:299] + "…"
-                return PointMatch(True, quote, words)
-    return PointMatch(False)
+# --- a point in a scope ----------------------------------------------------------------------
 
 
-def _related(needs, sentence: str, within: str) -> tuple[str, ...] | None:
+def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: int) -> bool:
+    """Whether the nearest actor or rival (``actors``: both, phrasings) named before
+    ``start`` is an actor, or none is named."""
+    actor, rivals = actors
+    if not actor:
+        return True
+    named = [(s, True) for p in actor for s in find(p, toks)]
+    named += [(s, False) for p in rivals for s in find(p, toks)]
+    before = [(span[1], is_actor) for span, is_actor in named if span[1] <= start]
+    return max(before)[1] if before else True
+
+
+def _actors(point: KeyPoint, needs) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(actor, rivals) of one of the point's needs (``or_actor`` for its or_needs)."""
+    if needs is point.or_needs and point.or_actor:
+        others = tuple(p for p in point.actor + point.rivals if p not in point.or_actor)
+        return point.or_actor, others
+    return point.actor, point.rivals
+
+
+def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | None:
     """The phrasing found for each concept group, together in one scope of the normalised
-    ``sentence``, none negated and not merely listed; None when there is no such set."""
-    found = [[m for p in group for m in phrase_pattern(p).finditer(sentence)] for group in needs]
+    ``sentence``, none negated (the last one negated, for a ``negated`` point), the first
+    bound to the actor, not merely listed; None when there is no such set."""
+    found = [sorted({s for p in group for s in find(p, toks)}) for group in needs]
     if not all(found):
         return None
     clauses = _clauses(sentence)
-    consumed = [m.span() for group in found for m in group]
-    for scope in clauses if within == "clause" else [(0, len(sentence))]:
+    consumed = [s for group in found for s in group]
+    last, actors = len(found) - 1, _actors(point, needs)
+    for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
         chosen = []
-        for group in found:
+        for g, group in enumerate(found):
             ok = [
-                m
-                for m in group
-                if scope[0] <= m.start()
-                and m.end() <= scope[1]
-                and not _negated(sentence, _clause_of(clauses, m.start()), m.span(), consumed)
+                s
+                for s in group
+                if scope[0] <= s[0]
+                and s[1] <= scope[1]
+                and _denied(
+                    sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
+                )
+                == (point.negated and g == last)
+                and (g > 0 or _bound_right(actors, toks, s[0]))
             ]
-            if not ok:
+            apart = [s for s in ok if not any(s[0] < b and a < s[1] for a, b in chosen)]
+            if not apart:
                 break
-            chosen.append(ok[0])
+            chosen.append(apart[0])
         else:
-            if not _glue_only(sentence, [m.span() for m in chosen]):
-                return tuple(m.group(0) for m in chosen)
+            if not _glue_only(sentence, chosen):
+                return tuple(sentence[a:b] for a, b in chosen)
     return None
 
 
-def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
-    return next((c for c in clauses if c[0] <= at <= c[1]), clauses[-1])
+def _scopes(answer_sentences: list[str], pairs: bool):
+    """(quote, normalised text) of each sentence, then (with ``pairs``) of each two
+    adjacent sentences read as one."""
+    for original in answer_sentences:
+        yield original, normalise(original)
+    if pairs:
+        for a, b in itertools.pairwise(answer_sentences):
+            if all(len(x.split()) >= PAIR_WORDS and not is_list(normalise(x)) for x in (a, b)):
+                yield f"{a} {b}", normalise(f"{a} {b}")
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
+    """Whether ``point`` is made in a sentence (or two adjacent ones), by its needs or its
+    or_needs."""
+    for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
+        if is_list(sentence):
+            continue
+        toks = tokens(sentence)
+        for needs in (point.needs, point.or_needs):
+            words = _related(point, needs, sentence, toks) if needs else None
+            if words is not None:
+                return PointMatch(True, _quote(original), words)
+    return PointMatch(False)
 
 
 def match_points(points: tuple[KeyPoint, ...], answer) -> tuple[PointMatch, ...]:

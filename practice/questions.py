@@ -97,12 +97,23 @@ class KeyPoint:
     text: str
     """Markdown, claim links allowed: what is shown to the learner."""
     needs: tuple[tuple[str, ...], ...]
-    """Concept groups, at least two: the point needs a phrasing of every group, related
+    """Concept groups, at least two (one with an actor or ``negated``): the point needs a
+    phrasing of every group, related
     (in one sentence or clause, not negated, not a list); see ``practice.followup``."""
     or_needs: tuple[tuple[str, ...], ...] = ()
     """Another set of concept groups that also earns the point (empty: none)."""
     within: str = "sentence"
     """Where the concepts must be found together: "sentence" or "clause"."""
+    actor: tuple[str, ...] = ()
+    """Who the point is about (phrasings; empty: anyone): the nearest actor or rival named
+    before the first group's phrasing must be one of these."""
+    rivals: tuple[str, ...] = ()
+    """Who else the answer may name instead (phrasings): named there, the point is missed."""
+    negated: bool = False
+    """The point denies its relation: the last concept group must be negated."""
+    or_actor: tuple[str, ...] = ()
+    """Who ``or_needs`` is about, when another actor than ``actor`` (the other half of a
+    point like "numpy defaults to ddof 0, torch to ddof 1"); the rest are its rivals."""
 
 
 @dataclass(frozen=True)

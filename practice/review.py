@@ -191,6 +191,18 @@ def next_card(due: Sequence[Due], now: datetime) -> Due | None:
     return min(due, key=lambda d: d.due) if due else None
 
 
+def _minutes(step: timedelta) -> str:
+    return f"{step.total_seconds() / 60:g} min"
+
+
+def learning_steps_words(scheduler: Scheduler = SCHEDULER) -> str:
+    """The scheduler's learning and relearning steps in words ("1 min, then 10 min for a
+    new card; 10 min for a card forgotten"): why a missed card is not back at once."""
+    learning = ", then ".join(_minutes(s) for s in scheduler.learning_steps)
+    relearning = ", then ".join(_minutes(s) for s in scheduler.relearning_steps)
+    return f"{learning} for a new card; {relearning} for a card forgotten"
+
+
 def threshold_rows() -> list[dict[str, str]]:
     """``KIND_SECONDS`` as table rows for the page: kind, Easy within, Hard after."""
     return [

@@ -9,12 +9,14 @@ this store never made is ignored.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
 
 from practice.review import due_today
-from practice.store.base import StoreRefusal, StoreUnavailable
+from practice.store.base import StoreRefusal, StoreUnavailable, is_learner_key
 from ui.class_store import class_store
 from ui.quiz_widgets import bank_ids
 from ui.state import LEARNER_PARAM
@@ -40,8 +42,29 @@ def current() -> str | None:
     return key
 
 
+def key_in(pasted) -> str | None:
+    """The learner key of a pasted learner link or bare key (spaces and line breaks
+    ignored, as a copy from a chat or an e-mail brings them), or None if it holds none."""
+    if not isinstance(pasted, str) or len(pasted) > 2000:
+        return None
+    text = re.sub(r"\s+", "", pasted)
+    if "=" in text or "/" in text:
+        text = (parse_qs(urlsplit(text).query).get(LEARNER_PARAM) or [""])[0]
+    return text if is_learner_key(text) else None
+
+
+def use(key: str) -> bool:
+    """Adopt ``key`` (from a pasted link) when this store made it; whether it was."""
+    if not class_store().learner_exists(key):
+        return False
+    st.session_state[SESSION_KEY] = key
+    st.session_state.pop(DELETED_KEY, None)
+    st.query_params[LEARNER_PARAM] = key
+    return True
+
+
 def ensure() -> str:
-    """The learner key, made and stored on first use; kept in the URL."""
+    """The learner key: the current one, or a new one made now; kept in the URL."""
     key = current()
     if key is None:
         key = class_store().create_learner()

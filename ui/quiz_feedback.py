@@ -14,6 +14,8 @@ import streamlit as st
 
 from content.citations import cite
 from practice.drills import Drill
+from practice.flags import Flag, export_flags
+from practice.flags import flag as make_flag
 from practice.grading import FollowupResult, NumericResult, Result, without_verdict
 from practice.questions import Question
 from ui.text import markdown_safe
@@ -151,6 +153,66 @@ def followup_feedback(question: Question, attempt: Attempt) -> None:
         st.text(attempt.typed[0])
     with model:
         followup_key(question)
+
+
+FLAGS = "followup.flags"
+"""Session state: (prefix, question id) -> the ``Flag`` of that answer."""
+
+
+def followup_review(question: Question, attempt: Attempt, prefix: str) -> None:
+    """The end review of a follow-up: its partial credit, the points made with the words
+    that earned each, the points missed (each with "I made this point"), the learner's own
+    answer, then the model answer."""
+    result = attempt.followup
+    made, n = sum(result.hits), len(result.hits)
+    st.markdown(f"**{made} of {n} key points made** (counted {made}/{n} in your score).")
+    flagged = []
+    for i, (point, match) in enumerate(zip(question.key_points, result.matches, strict=True)):
+        if match.hit:
+            words = " · ".join(f"“{markdown_safe(w)}”" for w in match.words)
+            st.markdown(f":green[:material/check_circle:] Made: {cite(point.text)}")
+            st.caption(f"Earned by {words} in:")
+            st.text(match.quote)
+            continue
+        st.markdown(f":gray[:material/cancel:] Missed: {cite(point.text)}")
+        if st.checkbox("I made this point", key=f"{prefix}.flag.{question.id}.{i}"):
+            flagged.append(i + 1)
+            st.caption(
+                ":orange[:material/flag: Flagged: kept for the grader's next review. It does "
+                "not count toward your score or a certificate.]"
+            )
+    keep_flag(prefix, make_flag(question.id, attempt.typed[0], result.hits, flagged))
+    if flagged:
+        flags_export(f"{prefix}.flags.{question.id}")
+    with st.container(border=True):
+        st.markdown("**Your answer**")
+        st.text(attempt.typed[0])
+    followup_key(question)
+
+
+def keep_flag(prefix: str, made: Flag) -> None:
+    """Remember this answer's flag for the session (dropped when nothing is flagged)."""
+    kept = st.session_state.setdefault(FLAGS, {})
+    if made.flagged:
+        kept[(prefix, made.question)] = made
+    else:
+        kept.pop((prefix, made.question), None)
+
+
+def flags_export(key: str) -> None:
+    """A download of the session's flags (JSON lines), when there are any."""
+    kept = list(st.session_state.get(FLAGS, {}).values())
+    if not kept:
+        return
+    st.download_button(
+        f"Export my flags ({len(kept)} answers so far, JSON)",
+        export_flags(kept),
+        file_name="grpo-followup-flags.jsonl",
+        mime="application/json",
+        key=key,
+        on_click="ignore",
+        help="Your answers and the points you say they make, for whoever improves the grader.",
+    )
 
 
 def followup_key(question: Question) -> None:

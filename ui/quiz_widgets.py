@@ -315,13 +315,21 @@ def _form(
 
 
 def answer_key(
-    question: Question, seed: int, drill: Drill | None = None, where: str = "Missed"
+    question: Question,
+    seed: int,
+    drill: Drill | None = None,
+    where: str = "Missed",
+    prefix: str = "",
 ) -> None:
-    """The review of a question: the prompt, the answer and the explanation.
+    """The review of a question (``where``: "Missed", "Right", ...): the prompt, the answer
+    and the explanation; a follow-up graded in this session (under ``prefix``) with its
+    partial credit.
 
     Options are listed in the order the quiz with ``seed`` showed them.
     """
-    header(question, where)
+    attempt = graded(prefix, question.id) if prefix else None
+    partly = attempt is not None and attempt.followup is not None and attempt.credit > 0
+    header(question, "Partly right" if partly else where)
     st.markdown(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
         fb.options_key(question, option_order(question, seed))
@@ -333,6 +341,8 @@ def answer_key(
         st.markdown(f"**Answer:** $A_{{{drill.ask}}} \\approx {drill.expected:.4f}$")
         fb.worked_solution(drill)
         fb.explanation(question)
+    elif attempt is not None and attempt.followup is not None:
+        fb.followup_review(question, attempt, prefix)
     else:
         fb.followup_key(question)
 

@@ -35,7 +35,67 @@ _ANSWERED = "review.answered"
 """(question id, correct, seconds) of the card answered and not yet rated."""
 _STARTED = "review.started"
 """(question id, clock seconds) when the card was first shown."""
-_NOTICE = "review.notice"
+_NOTICE = "review.data_notice"
+"""(kind, text) of the last import's outcome; not "review.notice", the question widgets' own."""
+_NOTICE_KINDS = ("success", "warning", "error")
+
+
+# --- no key yet -----------------------------------------------------------------------------
+
+_RECOVER_PROBLEM = "review.recover_problem"
+
+
+def _recover() -> None:
+    """The pasted link's key adopted, or why not (kept for the next run)."""
+    key = learner.key_in(st.session_state.get("review.pasted"))
+    if key is None:
+        st.session_state[_RECOVER_PROBLEM] = (
+            "That is not a learner link: it ends in “?learner=” and 32 letters, digits, "
+            "“-” or “_” (the key alone works too)."
+        )
+    elif not learner.use(key):
+        st.session_state[_RECOVER_PROBLEM] = (
+            "Nothing is stored under that key on this server: it was deleted, or it belongs "
+            "to another copy of the app."
+        )
+    else:
+        st.session_state.pop(_RECOVER_PROBLEM, None)
+        qw.forget(PREFIX)
+
+
+def new_key() -> None:
+    """Make a new learner key now (the learner chose to start afresh)."""
+    st.session_state.pop(learner.DELETED_KEY, None)
+    st.session_state.pop(_RECOVER_PROBLEM, None)
+    learner.ensure()
+
+
+def no_key() -> None:
+    """Without a key: bring back a kept learner link, or make a new key."""
+    st.subheader("I have a learner link")
+    st.markdown(
+        "If you reviewed here before, your progress is stored under your learner link. "
+        "Paste the link (or the key alone) below. On a phone, scan the link's QR code with "
+        "the camera app: it opens this page with your progress."
+    )
+    with st.form("review.recover", border=True, enter_to_submit=True):
+        st.text_input(
+            "Your learner link or key",
+            key="review.pasted",
+            max_chars=2000,
+            placeholder="https://…/review?learner=…",
+        )
+        st.form_submit_button("Open my progress", on_click=_recover, type="primary")
+    if problem := st.session_state.get(_RECOVER_PROBLEM):
+        st.warning(problem)
+    st.subheader("New here")
+    st.button(
+        "Start with a new learner key",
+        key="review.new_key",
+        on_click=new_key,
+        icon=":material/add:",
+    )
+    st.caption("A new key starts with no progress; you get its link and QR code to keep.")
 
 
 # --- the card ------------------------------------------------------------------------------
@@ -107,12 +167,17 @@ def answer_card(key: str, due: review.Due, seed: int) -> None:
 
 
 def due_summary(due: list[review.Due]) -> str:
+    """How many cards are due, by reason, with why a just-missed card is not yet back and
+    why "0 new" can show."""
     counts = {
         reason: sum(d.reason == reason for d in due) for reason in ("mistake", "review", "new")
     }
     return (
         f"{len(due)} due today: {counts['mistake']} answered wrong last time (first), "
-        f"{counts['review']} to review, {counts['new']} new."
+        f"{counts['review']} to review, {counts['new']} new. A card you just missed comes "
+        f"back after a short learning step ({review.learning_steps_words()}), not at once. "
+        f"At most {review.NEW_PER_DAY} new cards a day, and the quiz's and the drill's "
+        "answers count toward them: “0 new” means today's are used up."
     )
 
 
@@ -185,9 +250,10 @@ def _delete(key: str) -> None:
 
 
 def notice() -> None:
+    """The last import's outcome, once."""
     kind, text = st.session_state.pop(_NOTICE, (None, ""))
-    if kind:
-        getattr(st, kind)(text)
+    if kind in _NOTICE_KINDS:
+        {"success": st.success, "warning": st.warning, "error": st.error}[kind](text)
 
 
 def your_data(key: str) -> None:
@@ -202,13 +268,20 @@ def your_data(key: str) -> None:
         key="review.export",
         on_click="ignore",
     )
+    store = class_store()
     right.download_button(
         "Download the Anki deck (.apkg)",
-        build_deck,
+        lambda: build_deck(attempts=store.attempts(key), cards=store.cards(key)),
         file_name="grpo-advantage-lab.apkg",
         mime="application/octet-stream",
         key="review.anki",
         on_click="ignore",
+    )
+    st.caption(
+        "The Anki deck carries your review history (Anki's revlog) and each card's schedule, "
+        "so Anki picks up where you are. Your own FSRS parameters are not fitted here: the "
+        "`fsrs` optimiser needs PyTorch (a 190 MB download), too heavy for this app. Anki "
+        "fits them from the same history: Deck options → FSRS → Optimize."
     )
     st.file_uploader(
         "Import progress (a JSON export)",

@@ -19,6 +19,34 @@ def go_to(step: int) -> None:
     st.session_state["wt.step"] = min(max(step, 1), len(STEPS))
 
 
+PHONE_NEXT_CSS = """
+<style>
+  .st-key-wt-next-below { display: none; }
+  @media (max-width: 640px) {
+    .st-key-wt-next { display: none; }
+    .st-key-wt-next-below { display: block; }
+  }
+</style>
+"""
+"""On a phone the step's columns stack: its Next moves from above the step to after it."""
+
+
+def next_below(step: int) -> None:
+    """The Next button after the step's content, shown instead of the top one on a phone
+    (so the learner reads on without scrolling back up); hidden on wider screens."""
+    st.html(PHONE_NEXT_CSS)
+    with st.container(key="wt-next-below"):
+        st.button(
+            "Next →",
+            key="wt.next_below",
+            on_click=go_to,
+            args=(step + 1,),
+            disabled=step == len(STEPS),
+            type="primary",
+            width="stretch",
+        )
+
+
 @st.cache_data
 def load_example() -> WorkedExample:
     return load_worked_example()

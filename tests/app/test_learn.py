@@ -270,3 +270,9 @@ def test_panels_share_a_scale_unless_switched_off():
     layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
     assert not any("matches" in layout[f"yaxis{k}"] for k in (2, 3, 4))
     assert "each panel has its own vertical scale" in " ".join(texts(at, "caption"))
+
+
+def test_home_points_interview_candidates_to_the_cheat_sheet_and_the_drill():
+    links = page_links(open_page("pages/home.py"))
+    assert links["Read the one-page cheat sheet"] == "cheatsheet"
+    assert links["Take a mock interview drill"] == "interview"

@@ -42,8 +42,12 @@ def with_a_mistake(store) -> str:
     return key
 
 
-def test_first_use_makes_a_private_key_and_puts_it_in_the_url(store):
+def test_first_use_offers_the_learner_link_before_making_a_key(store):
     at = open_page(PAGE)
+    assert not at.exception, at.exception
+    assert "I have a learner link" in [h.value for h in at.subheader]
+    assert LEARNER_PARAM not in at.query_params, "no key is made before the learner asks"
+    at.button(key="review.new_key").click().run()
     assert not at.exception, at.exception
     key = at.query_params[LEARNER_PARAM]
     key = key[0] if isinstance(key, list) else key
@@ -57,8 +61,44 @@ def test_a_guessed_key_in_the_url_is_not_used(store):
     guess = "A" * 32
     at = open_page(PAGE, query={LEARNER_PARAM: guess})
     assert not at.exception
-    assert at.query_params[LEARNER_PARAM] != [guess]
+    assert "I have a learner link" in [h.value for h in at.subheader]
     assert not store.learner_exists(guess)
+
+
+@pytest.mark.parametrize("spacing", ["{link}", "  {link}\n", "{half}\n{rest}", "{key}"])
+def test_a_pasted_learner_link_or_key_brings_the_progress_back(store, spacing):
+    key = with_a_mistake(store)
+    link = f"http://example.org/review?{LEARNER_PARAM}={key}"
+    pasted = spacing.format(link=link, half=link[:30], rest=link[30:], key=key)
+    at = open_page(PAGE)
+    at.text_input(key="review.pasted").set_value(pasted)
+    _submit(at)
+    assert not at.exception, at.exception
+    assert at.query_params[LEARNER_PARAM] in (key, [key])
+    assert "1 answered wrong last time (first)" in captions(at)
+
+
+@pytest.mark.parametrize(
+    ("pasted", "says"),
+    [
+        ("hello", "not a learner link"),
+        ("<b>x</b>" * 300, "not a learner link"),
+        ("", "not a learner link"),
+        (f"http://example.org/review?{LEARNER_PARAM}={'B' * 32}", "Nothing is stored"),
+    ],
+)
+def test_a_wrong_paste_says_why_and_makes_no_key(store, pasted, says):
+    at = open_page(PAGE)
+    at.text_input(key="review.pasted").set_value(pasted)
+    _submit(at)
+    assert not at.exception, at.exception
+    assert says in "\n".join(w.value for w in at.warning)
+    assert LEARNER_PARAM not in at.query_params
+
+
+def _submit(at) -> None:
+    """Press the recovery form's submit button (AppTest lists it among the buttons)."""
+    next(b for b in at.button if b.label == "Open my progress").click().run()
 
 
 def test_answer_a_due_card_and_override_the_rating(store):
@@ -135,3 +175,44 @@ def test_the_learner_key_is_never_in_a_share_link(store):
     assert not at.exception
     links = [c.value for c in at.code if "?" in c.value]
     assert links and all("c=verl" in link and key not in link for link in links)
+
+
+HOSTILE = {
+    "markup": "<b>bold</b> **x** $\\frac{1}{0}$ [a](javascript:alert(1)) " * 200,
+    "html": "<script>alert('x')</script><img src=x onerror=alert(1)>",
+    "empty": "",
+    "5 MB": "A" * 5_000_000,
+}
+TYPED = {"blanks": "review.blank.{}.0", "numeric": "review.num.{}", "followup": "review.text.{}"}
+
+
+@pytest.mark.parametrize("kind", sorted(TYPED))
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_on_every_typed_card_keeps_the_page_up(store, kind, name):
+    question = next(q for q in BANK if q.kind == kind)
+    key = store.create_learner()
+    when = datetime.now(UTC) - timedelta(hours=1)
+    record_attempt(store, key, question.id, correct=False, seconds=5, kind=kind, when=when)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    box = at.text_area if kind == "followup" else at.text_input
+    box(key=TYPED[kind].format(question.id)).set_value(HOSTILE[name])
+    at.button(key=f"review.check.{question.id}").click().run()
+    assert not at.exception, at.exception
+    said = [
+        e.value for kind_ in ("warning", "error", "success", "info") for e in getattr(at, kind_)
+    ]
+    assert said, "a plain-words message"
+    assert "<script>" not in "".join(m.value for m in at.markdown)
+    assert at.get("plotly_chart") or at.info, "the rest of the page is still there"
+
+
+@pytest.mark.parametrize("kind", ["choice", "redflag"])
+def test_an_unanswered_choice_card_says_so(store, kind):
+    question = next(q for q in BANK if q.kind == kind)
+    key = store.create_learner()
+    when = datetime.now(UTC) - timedelta(hours=1)
+    record_attempt(store, key, question.id, correct=False, seconds=5, kind=kind, when=when)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    at.button(key=f"review.check.{question.id}").click().run()
+    assert not at.exception, at.exception
+    assert at.warning or at.error

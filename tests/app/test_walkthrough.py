@@ -102,3 +102,11 @@ def test_nemo_rl_and_reinforce_pp_step_through_with_their_own_formulas():
     assert not at.exception
     at.button(key="wt.prev").click().run()
     assert r"\max(\sigma_{\text{batch}}, \varepsilon)" in latex(at)[0]
+
+
+def test_the_next_after_the_step_moves_on_like_the_top_one():
+    at = open_page(PAGE)
+    at.button(key="wt.next_below").click().run()
+    assert not at.exception and at.session_state["wt.step"] == 2
+    step_through(at, 4)
+    assert at.button(key="wt.next_below").disabled

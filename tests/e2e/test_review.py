@@ -67,6 +67,10 @@ def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, brow
     page.set_default_timeout(30_000)
     open_path(page, base, "/review")
     assert_healthy(page)
+    assert "learner=" not in page.url, "no key before the learner asks for one"
+    page.get_by_role("button", name="Start with a new learner key").click()
+    page.wait_for_url(re.compile(r"learner="))
+    settle(page)
     key = re.search(r"[?&]learner=([A-Za-z0-9_-]{32})", page.url)[1]
     assert store.learner_exists(key)
     assert "10 due today" in summary(page)

@@ -125,3 +125,151 @@ needs = [["eps"], ["zero"]]
     path.write_text(text.replace('needs = [["eps"], ["zero"]]', 'needs = [["eps"]]'))
     with pytest.raises(ValueError, match="at least two concept groups"):
         load_bank(path)
+
+
+# --- relations: who does what, negation, clauses, two sentences ----------------------------
+
+RLOO = "followup-rloo-vs-grpo"
+
+
+def hits(qid: str, answer: str) -> tuple[bool, ...]:
+    return grade_followup(qid, answer).hits
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("RLOO's baseline is the mean of the other K−1 rewards.", True),
+        ("RLOO averages the other K minus one rewards; GRPO averages all K.", True),
+        ("GRPO uses the mean of the other K-1 samples, while RLOO uses all K.", False),
+        ("RLOO averages all K, GRPO the other K−1.", False),
+        ("Because GRPO's baseline excludes the current sample, RLOO's includes it.", False),
+        ("Leave-one-out: each sample's baseline is the mean of the others.", True),
+    ],
+)
+def test_direction_the_actor_named_before_the_relation_decides(answer, made):
+    assert hits(RLOO, answer)[0] is made
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("numpy's std defaults to ddof=0 while torch.std uses ddof=1.", True),
+        ("np.std defaults to ddof=1 and torch.std to ddof=0.", False),
+        ("If yours are bigger you use torch's default std and the blog used ddof=0.", False),
+        ("One side uses the population std (ddof=0, NumPy's default).", True),
+    ],
+)
+def test_direction_numpys_and_torchs_defaults_swapped_earn_nothing(answer, made):
+    assert hits("followup-factor", answer)[2] is made
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("Dr. GRPO divides by a constant, and DAPO uses a token-level loss.", True),
+        ("DAPO uses a token-level loss instead of a per-answer average.", True),
+        ("Dr. GRPO uses a token-level average, and DAPO divides by a fixed constant.", False),
+    ],
+)
+def test_or_actor_each_half_of_a_point_has_its_own_actor(answer, made):
+    assert hits("followup-length", answer)[2] is made
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("RLOO does not divide by the std.", True),
+        ("RLOO skips the std division.", True),
+        ("It just subtracts the baseline, without the std.", True),
+        ("RLOO divides by the std.", False),
+        ("RLOO doesn't skip the std division either.", False),
+        ("GRPO does not divide by the std.", False),
+        ("Dr. GRPO drops the std division.", False),
+    ],
+)
+def test_a_negated_point_is_made_by_denying_its_relation(answer, made):
+    assert hits(RLOO, answer)[3] is made
+
+
+def test_a_negator_after_the_and_denies_only_what_follows():
+    answer = "Every advantage is zero and the prompt gives no policy-gradient signal."
+    assert hits("followup-identical-rewards", answer)[0]
+    assert not hits("followup-identical-rewards", "The advantages are not zero.")[0]
+    assert not hits("followup-batch-switch", "The group mean is no longer subtracted.")[0]
+
+
+def test_a_point_may_be_made_across_two_adjacent_sentences_not_three():
+    two = "Some prompts have a tiny spread. Dividing by the std blows them up."
+    assert hits("followup-why-std", two)[2]
+    three = (
+        "Some prompts have a tiny spread. That is common late in training. "
+        "Dividing by the std blows them up."
+    )
+    assert not hits("followup-why-std", three)[2]
+    assert not hits("followup-no-critic", "Critic. Memory.")[2], "one-word sentences"
+
+
+def test_clause_points_need_their_concepts_in_one_clause():
+    assert hits("followup-batch-switch", "The std is computed over the whole batch.")[1]
+    split = "The batch is large, but the std stays per group."
+    assert not hits("followup-batch-switch", split)[1]
+
+
+def test_each_concept_needs_its_own_words():
+    assert not hits("followup-float32", "Catastrophic cancellation with the mean.")[1]
+
+
+@pytest.mark.parametrize(
+    ("answer", "point"),
+    [
+        ("Dividing by the std biases the update towards prompts that are too easy.", 0),
+        ("Dividing by the standard deviation up-weights near-saturated, easy or hard prompts.", 0),
+        ("The 1/|o_i| normalisation penalises long wrong answers less per token.", 1),
+        ("Dr. GRPO normalises by a constant and uses R minus the mean instead.", 2),
+    ],
+)
+def test_inflections_and_spellings_match(answer, point):
+    assert hits("followup-dr-grpo", answer)[point]
+
+
+@pytest.mark.parametrize(
+    "ratio",
+    ["1.155", "1.1547", "√(4/3)", "sqrt(4/3)", "(4/3)^0.5", "(4/3)**0.5", "square root of 4/3"],
+)
+def test_number_forms_of_the_factor_match(ratio):
+    assert hits("followup-factor", f"It is ddof=0 versus ddof=1: a ratio of {ratio}.")[1]
+
+
+@pytest.mark.parametrize("k_minus_1", ["K−1", "K-1", "K - 1", "K minus one", "k minus 1"])
+def test_symbol_and_word_forms_of_k_minus_1_match(k_minus_1):
+    assert hits(RLOO, f"RLOO uses the mean of the other {k_minus_1} rewards.")[0]
+
+
+def test_the_bank_reads_actor_rivals_or_actor_and_negated(tmp_path):
+    text = """
+[[question]]
+id = "f"
+kind = "followup"
+topic = "rloo"
+prompt = "Why?"
+explanation = ""
+model_answer = "RLOO does not divide by the std."
+[[question.points]]
+text = "no std"
+actor = ["rloo"]
+rivals = ["grpo"]
+negated = true
+needs = [["divid* .. std"]]
+"""
+    path = tmp_path / "bank.toml"
+    path.write_text(text, encoding="utf-8")
+    (question,) = load_bank(path)
+    point = question.key_points[0]
+    assert (point.actor, point.rivals, point.negated) == (("rloo",), ("grpo",), True)
+    path.write_text(text.replace("negated = true", 'negated = "yes"'), encoding="utf-8")
+    with pytest.raises(ValueError, match="true or false"):
+        load_bank(path)
+    path.write_text(text.replace('actor = ["rloo"]\n', "").replace("negated = true\n", ""))
+    with pytest.raises(ValueError, match="at least two concept groups"):
+        load_bank(path)

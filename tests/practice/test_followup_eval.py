@@ -15,9 +15,11 @@ import pytest
 from practice.bank import load_bank
 from tests.practice.followup_eval.metrics import (
     CATEGORIES,
+    INDEPENDENT,
     counts,
     false_credit,
     load,
+    over_credited,
     precision,
     recall,
 )
@@ -60,3 +62,49 @@ def check(c: dict[str, int], part: str) -> None:
         assert recall(c) >= MIN_RECALL, (part, c)
     else:
         assert false_credit(c) <= MAX_FALSE_CREDIT, (part, c)
+
+
+# --- the independent set: written without the key points ----------------------------------
+# Targets of issue 21: precision >= 0.95, recall >= 0.9, no swapped or keyword-salad answer
+# above 25 % credit. Not met (README.md has the figures); these guard the measured ones so a
+# change to the grader or the phrasings cannot quietly make them worse.
+HELD_OUT_FLOOR = {"precision": 0.82, "recall": 0.70, "over_credited": 10}
+
+
+def test_the_independent_set_is_big_mixed_and_labelled_in_range():
+    held, tuning = load("heldout_independent.toml"), load("tuning_independent.toml")
+    assert len(held) + len(tuning) >= 400 and len(held) >= 240
+    for a in held + tuning:
+        assert a["category"] in INDEPENDENT and a["question"] in FOLLOWUPS
+        n = len(FOLLOWUPS[a["question"]].key_points)
+        assert all(1 <= p <= n for p in a["points"]), a["text"]
+        if a["category"] in ("keyword_salad", "off_topic"):
+            assert not a["points"], a["text"]
+    assert {a["category"] for a in held} == set(INDEPENDENT)
+
+
+def test_independent_held_out_figures_do_not_regress():
+    answers = load("heldout_independent.toml")
+    c = counts(answers)["all"]
+    assert precision(c) >= HELD_OUT_FLOOR["precision"], c
+    assert recall(c) >= HELD_OUT_FLOOR["recall"], c
+    assert len(over_credited(answers)) <= HELD_OUT_FLOOR["over_credited"]
+
+
+def test_the_held_out_file_is_never_edited_after_its_commit():
+    """git history: a single commit ever touched heldout_independent.toml (a6ebc38 on the
+    grader's branch, made before any grader change)."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    path = "tests/practice/followup_eval/heldout_independent.toml"
+    log = subprocess.run(
+        ["git", "log", "--follow", "--format=%H", "--", path],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    if log.returncode != 0 or not log.stdout.strip():
+        pytest.skip("not a git checkout")
+    assert len(log.stdout.split()) == 1, log.stdout

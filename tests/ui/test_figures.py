@@ -61,3 +61,20 @@ def test_a_rerun_with_the_same_inputs_builds_nothing():
     assert length.strip_figure.cache_info().misses == misses
     length.strip_figure(again.strips, False)
     assert length.strip_figure.cache_info().misses == misses + 1
+
+
+def test_the_recall_legend_sits_above_the_plot_with_room_for_its_phone_rows():
+    from ui.figures.common import LINE_PX, legend_rows
+    from ui.figures.review import PLOT_PX, recall_figure
+
+    topics = tuple(f"topic {i}" for i in range(9))
+    titles = tuple((t, f"A rather long topic title number {i}") for i, t in enumerate(topics))
+    recall = tuple((1.0, 0.5) for _ in topics)
+    fig = recall_figure(("2026-01-01", "2026-01-02"), topics, recall, titles)
+    layout = fig.layout
+    rows = legend_rows([{"name": n} for _, n in titles])
+    assert rows >= 5, "nine long names take several rows on a phone"
+    assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
+    assert layout.height == PLOT_PX + LINE_PX * rows
+    assert layout.margin.t >= LINE_PX * rows, "the legend's rows fit above the plot"
+    assert layout.margin.b is None or layout.margin.b < 100, "nothing hangs under the axis"

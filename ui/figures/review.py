@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from ui.figures.common import DASHES, MARKERS, cached_figure, figure
+from ui.figures.common import DASHES, LINE_PX, MARKERS, cached_figure, figure, legend_rows
 from ui.theme import SERIES
+
+PLOT_PX = 320
+"""The height of the recall figure without its legend."""
 
 
 @cached_figure
@@ -11,7 +14,9 @@ def recall_figure(days: tuple[str, ...], topics: tuple[str, ...], recall, titles
     """Lines of recall (mean score, 0-1) per topic over ``days`` (ISO dates).
 
     ``recall``: tuple per topic of tuples per day, None where the topic was not practised
-    that day (the line skips it); ``titles``: topic -> title shown in the legend.
+    that day (the line skips it); ``titles``: topic -> title shown in the legend, set
+    above the plot (``figure``), the figure as much taller as the legend has rows on a
+    phone, so the legend never covers the plot or an axis title.
     """
     data = [
         {
@@ -30,9 +35,7 @@ def recall_figure(days: tuple[str, ...], topics: tuple[str, ...], recall, titles
     return figure(
         data,
         "Recall per topic, by day",
-        360,
+        PLOT_PX + LINE_PX * legend_rows(data),
         xaxis={"title": "day (UTC)", "type": "category"},
         yaxis={"title": "recall", "range": [-0.05, 1.05], "tickformat": ".0%"},
-        legend={"orientation": "h", "y": -0.42},
-        margin={"b": 110},
     )

@@ -1,4 +1,11 @@
-"""Precision and recall of per-point credit on the follow-up evaluation set."""
+"""Precision and recall of per-point credit on the follow-up evaluation sets.
+
+Two sets of labelled answers live beside this file: the old hand-written one (``heldout.toml``,
+``tuning.toml``; categories good, partial, stuffed, negated, offtopic) and the independent one
+(``heldout_independent.toml``, ``tuning_independent.toml``; written without the key points,
+categories excellent, partial, wrong_but_confident, keyword_salad, swapped, negated,
+off_topic, mixed). ``heldout_independent.toml`` is never read while the grader is tuned.
+"""
 
 from __future__ import annotations
 
@@ -10,29 +17,79 @@ from practice.grading import grade_followup
 
 HERE = Path(__file__).parent
 CATEGORIES = ("good", "partial", "stuffed", "negated", "offtopic")
+"""The old set's categories."""
+INDEPENDENT = (
+    "excellent",
+    "partial",
+    "mixed",
+    "wrong_but_confident",
+    "swapped",
+    "negated",
+    "keyword_salad",
+    "off_topic",
+)
+"""The independent set's categories (the writer's intent)."""
+MAX_CREDIT = 0.25
+"""A swapped-relation or keyword-salad answer may earn at most this share of the points."""
 
 
 def load(name: str) -> list[dict]:
-    """The labelled answers of ``name`` (heldout.toml or tuning.toml)."""
+    """The labelled answers of ``name`` (a .toml file beside this module)."""
     return tomllib.loads((HERE / name).read_text(encoding="utf-8"))["answer"]
 
 
-def counts(answers: list[dict]) -> dict[str, dict[str, int]]:
-    """{"all" and each category: {"tp", "fp", "fn", "neg"}} of per-point credit (neg: the
-    key points the answers do not make, which could be falsely credited)."""
-    out: dict[str, dict[str, int]] = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "neg": 0})
+LABELLED_POINTS = {"followup-rloo-vs-grpo": 4}
+"""Key points added to a follow-up after the independent sets were labelled (RLOO's
+"unbiased", issue 22) are in no label of those sets: an answer's hits are scored on the
+first N points only, where N is the number the question had when its answers were labelled.
+The held-out file itself is never edited."""
+
+
+def graded(answers: list[dict]) -> list[tuple[dict, tuple[bool, ...]]]:
+    """Every answer with the grader's hits, one per key point its set was labelled on."""
+    out = []
     for a in answers:
         hits = grade_followup(a["question"], a["text"]).hits
+        if "category" in a and a["category"] in INDEPENDENT:
+            hits = hits[: LABELLED_POINTS.get(a["question"], len(hits))]
+        out.append((a, hits))
+    return out
+
+
+def counts(answers: list[dict], by: str = "category") -> dict[str, dict[str, int]]:
+    """{"all" and each value of ``by`` ("category" or "question"): {"tp", "fp", "fn",
+    "neg"}} of per-point credit (neg: the key points the answers do not make, which could
+    be falsely credited)."""
+    out: dict[str, dict[str, int]] = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0, "neg": 0})
+    for a, hits in graded(answers):
         truth = {p - 1 for p in a["points"]}
         for i, hit in enumerate(hits):
-            if i not in truth:
-                out["all"]["neg"] += 1
-                out[a["category"]]["neg"] += 1
-            kind = "tp" if hit and i in truth else "fp" if hit else "fn" if i in truth else None
-            if kind:
-                out["all"][kind] += 1
-                out[a["category"]][kind] += 1
-    return {k: out[k] for k in ("all", *CATEGORIES)}
+            for part in ("all", a[by]):
+                out[part]["neg"] += i not in truth
+                kind = "tp" if hit and i in truth else "fp" if hit else "fn" if i in truth else ""
+                if kind:
+                    out[part][kind] += 1
+    order = sorted(
+        {a[by] for a in answers},
+        key=lambda k: (
+            (INDEPENDENT + CATEGORIES + (k,)).index(k) if k in INDEPENDENT + CATEGORIES else 99
+        ),
+    )
+    return {k: out[k] for k in ("all", *order)}
+
+
+def over_credited(answers: list[dict], categories=("swapped", "keyword_salad")) -> list[tuple]:
+    """(question, category, credit, labelled share, text) of each answer of ``categories``
+    the grader credits with more than ``MAX_CREDIT`` of the points. (A swapped answer may
+    still truly make a point it does not swap: the labelled share says how much.)"""
+    found = []
+    for a, hits in graded(answers):
+        credit = sum(hits) / len(hits)
+        if a["category"] in categories and credit > MAX_CREDIT:
+            found.append(
+                (a["question"], a["category"], credit, len(a["points"]) / len(hits), a["text"])
+            )
+    return found
 
 
 def precision(c: dict[str, int]) -> float:
@@ -50,19 +107,35 @@ def false_credit(c: dict[str, int]) -> float:
     return c["fp"] / c["neg"] if c["neg"] else 0.0
 
 
+def line(name: str, c: dict[str, int]) -> str:
+    """One row: precision, recall, false credit and the counts."""
+    return (
+        f"{name:28s} precision {precision(c):.3f}  recall {recall(c):.3f}  "
+        f"false credit {false_credit(c):.3f}  (tp {c['tp']}, fp {c['fp']}, fn {c['fn']}, "
+        f"not made {c['neg']})"
+    )
+
+
 def report(name: str) -> str:
-    """One line per category: precision, recall and the counts."""
-    lines = []
-    for k, c in counts(load(name)).items():
-        lines.append(
-            f"{k:9s} precision {precision(c):.3f} recall {recall(c):.3f} "
-            f"false credit {false_credit(c):.3f} (tp {c['tp']}, fp {c['fp']}, fn {c['fn']}, "
-            f"points not made {c['neg']})"
-        )
+    """Per category and per question, then the over-credited swapped or salad answers."""
+    answers = load(name)
+    lines = [f"== {name}: {len(answers)} answers"]
+    lines += [line(k, c) for k, c in counts(answers).items()]
+    lines += [line(k, c) for k, c in counts(answers, by="question").items() if k != "all"]
+    over = over_credited(answers)
+    beyond = [o for o in over if o[2] > o[3]]
+    lines.append(
+        f"swapped or keyword-salad answers above {MAX_CREDIT:.0%} credit: {len(over)} "
+        f"({len(beyond)} credited beyond the points they truly make)"
+    )
+    lines += [
+        f"  {q} ({cat}, {credit:.0%}, labelled {share:.0%}): {text[:110]}"
+        for q, cat, credit, share, text in over
+    ]
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
     import sys
 
-    print(report(sys.argv[1] if len(sys.argv) > 1 else "tuning.toml"))
+    print(report(sys.argv[1] if len(sys.argv) > 1 else "tuning_independent.toml"))

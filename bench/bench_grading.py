@@ -1,0 +1,58 @@
+"""The follow-up grader on the held-out evaluation set: per-question and overall precision
+and recall of per-point credit, per category, and the swapped-relation or keyword-salad
+answers credited above 25 %.
+
+The held-out set (``tests/practice/followup_eval/heldout_independent.toml``, 242 answers
+written without the key points, labelled per point) was committed before any grader change
+and is never read while the grader is tuned. ``--set`` reports another set (the tuning
+ones) the same way.
+
+    .venv/bin/python bench/bench_grading.py
+    .venv/bin/python bench/bench_grading.py --set tuning_independent.toml
+
+Targets: precision >= 0.95, recall >= 0.9 overall; no swapped-relation or keyword-salad
+answer above 25 % credit (also reported: those credited beyond the points they truly make,
+since a swapped answer may make a point it does not swap). The last line is
+``grading: precision P, recall R, swapped/salad above 25 %: N (M beyond their labels)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.practice.followup_eval.metrics import (  # noqa: E402
+    counts,
+    load,
+    over_credited,
+    precision,
+    recall,
+    report,
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", default="heldout_independent.toml", dest="name")
+    name = parser.parse_args().name
+    start = time.perf_counter()
+    print(report(name))
+    answers = load(name)
+    c = counts(answers)["all"]
+    seconds = time.perf_counter() - start
+    print(f"({len(answers)} answers graded twice in {seconds:.1f} s)")
+    over = over_credited(answers)
+    beyond = sum(credit > share for _, _, credit, share, _ in over)
+    print(
+        f"grading: precision {precision(c):.3f}, recall {recall(c):.3f}, "
+        f"swapped/salad above 25 %: {len(over)} ({beyond} beyond their labels)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""A follow-up answer (or a key point's phrasing) as comparable tokens.
+
+Both sides go through the same steps, so a phrasing written once matches its variants:
+
+1. ``normalise``: lower case, NFKC, one kind of dash and apostrophe, no spaces around
+   ``= / ( ) | + - ^``;
+2. ``EQUIVALENCES``: one spelling for what is written many ways: symbols and words
+   ("σ", "sigma", "standard deviation" are "std"; "K minus one", "K−1" are "k-1"; "√(4/3)",
+   "(4/3)^0.5", "square root of 4/3" are "sqrt(4/3)"; "1.1547" is "1.155"; "np" is "numpy";
+   "Dr. GRPO" is "drgrpo", ...);
+3. ``tokens``: words, numbers and symbols, each with its place in the normalised text; a
+   word's ``key`` is its Snowball stem (``snowballstemmer``, the Sphinx project's) after
+   British spellings are made American ("normalisation" and "normalizes" share "normal",
+   "biases" and "bias" share "bias"). A hyphen between two words is a space
+   ("low-spread" is "low spread"); between a letter and a digit it stays ("k-1").
+
+Every step keeps, for each character, where it came from, so a match is quoted in the
+answer's own (normalised) words. Nothing here raises on a string.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import snowballstemmer
+
+_OPERATORS = re.compile(r"\s*([=/()|+^\-])\s*")
+_STEMMER = snowballstemmer.stemmer("english")
+
+EQUIVALENCES: tuple[tuple[str, str], ...] = (
+    # symbols and their names
+    (r"\bstandard[ -]deviations?\b|\bstd\.?[ -]?devs?\b|\bstdevs?\b|σ|\bsigmas?\b", "std"),
+    (r"\bepsilons?\b|ε|\beps\b", "eps"),
+    (r"\bnp(?=[.\s,;)]|$)", "numpy"),
+    (r"\bpytorch\b", "torch"),
+    (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
+    (r"\bfp ?64\b|\bfloat ?64\b|\bdouble[- ]precision\b|\bdoubles?\b", "float64"),
+    (r"\bdr\.? ?grpo\b", "drgrpo"),
+    (r"\bbessel'?s?\b", "bessel"),
+    (r"\bdegrees? of freedom\b", "ddof"),
+    (r"\bcorrection=", "ddof="),
+    (r"\bunbiased=false\b", "ddof=0"),
+    (r"\bunbiased=true\b", "ddof=1"),
+    # numbers and formulas
+    (r"\bminus (?:one|1)\b", "-1"),
+    (r"\bminus\b", "-"),
+    (r"(?<=\b[kng]) ?- ?1\b", "-1"),
+    (r"√|\bsquare[- ]root of\b|\bsquare[- ]root\b|\broot of\b", "sqrt"),
+    (r"\(((?:[^()]|\([^()]*\))+)\)\s*(?:\^|\*\*)\s*(?:0?\.5|\(1/2\)|1/2)", r"sqrt(\1)"),
+    (r"\bsqrt\s*(\w+/\(?\w+(?:-1)?\)?)", r"sqrt(\1)"),
+    (r"\bsqrt\(\(([^()]+)\)\)", r"sqrt(\1)"),
+    (r"\b(\w+)/\((\w+-1)\)", r"\1/(\2)"),
+    (r"\b(\w+) over \(?(\w+(?:-1)?)\)?(?=[\s,.;)]|$)", r"\1/\2"),
+    (r"\b(\w+)/(\w+-1)\b", r"\1/(\2)"),
+    (r"\b1\.15\d*\b", "1.155"),
+    (r"\b(?:one|1) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\bzero\b", "0"),
+)
+"""(pattern, replacement) on normalised text, in order."""
+_COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)
+_AMERICAN = (
+    (re.compile(r"^(cent|met|lit|fib)re(s)?$"), r"\1er\2"),
+    (re.compile(r"^(cent|met|lit|fib)red$"), r"\1ered"),
+    (re.compile(r"^(cent|met|lit|fib)ring$"), r"\1ering"),
+    (re.compile(r"^(\w{2,})our(s|ed|ing|able|ite|ites)?$"), r"\1or\2"),
+    (re.compile(r"^(\w{3,})is(e|ed|es|ing|ation|ations|er|ers)$"), r"\1iz\2"),
+    (re.compile(r"^(\w{3,})ys(e|ed|es|ing)$"), r"\1yz\2"),
+)
+_TOKEN = re.compile(r"[a-z_][a-z0-9_]*(?:'[a-z]+)?|\d+(?:\.\d+)?(?:e-?\d+)?[a-z]*|[^\s\w]")
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word, number or symbol of a text, with where it is in the normalised text."""
+
+    key: str
+    """What it is compared by: a word's stem, a number or a symbol as written."""
+    word: str
+    """The word after the equivalences and American spelling, unstemmed (for ``*``)."""
+    start: int
+    end: int
+
+
+def normalise(text: str) -> str:
+    """Lower case, NFKC, one kind of dash and apostrophe, no spaces around operators."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected text, got {type(text).__name__}.")
+    text = unicodedata.normalize("NFKC", text).lower()
+    for dash in "\u2212\u2011\u2010\u2013":
+        text = text.replace(dash, "-")
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"\s+-{2,3}\s+", " \u2014 ", text)  # "a -- b" is a dash, not two minuses
+    text = _OPERATORS.sub(r"\1", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def american(word: str) -> str:
+    """A British spelling made American ("normalise" -> "normalize", "centred" -> "centered")."""
+    for pattern, replacement in _AMERICAN:
+        word = pattern.sub(replacement, word)
+    return word
+
+
+@functools.lru_cache(maxsize=16384)
+def stem(word: str) -> str:
+    """The Snowball stem of an American-spelled word ("biases" -> "bias")."""
+    return _STEMMER.stemWord(american(word)) if len(word) > 2 else word
+
+
+def rewrite(text: str) -> tuple[str, list[int], list[int]]:
+    """``text`` (normalised) after ``EQUIVALENCES``, with each character's start and end
+    in ``text``."""
+    starts, ends = list(range(len(text))), list(range(1, len(text) + 1))
+    for pattern, replacement in _COMPILED:
+        pieces, new_starts, new_ends, at = [], [], [], 0
+        for m in pattern.finditer(text):
+            if m.expand(replacement) == m.group(0):
+                continue  # nothing to rewrite: keep where each character came from
+            pieces.append(text[at : m.start()])
+            new_starts += starts[at : m.start()]
+            new_ends += ends[at : m.start()]
+            out = m.expand(replacement)
+            pieces.append(out)
+            lo = starts[m.start()] if m.start() < len(starts) else len(text)
+            hi = ends[m.end() - 1] if m.end() > m.start() else lo
+            new_starts += [lo] * len(out)
+            new_ends += [hi] * len(out)
+            at = m.end()
+        if not pieces:
+            continue
+        pieces.append(text[at:])
+        new_starts += starts[at:]
+        new_ends += ends[at:]
+        text, starts, ends = "".join(pieces), new_starts, new_ends
+    return text, starts, ends
+
+
+@functools.lru_cache(maxsize=4096)
+def tokens(normalised: str) -> tuple[Token, ...]:
+    """The tokens of a normalised text; a hyphen between two words is dropped."""
+    text, starts, ends = rewrite(normalised)
+    found = list(_TOKEN.finditer(text))
+    out = []
+    for i, m in enumerate(found):
+        word = m.group(0)
+        if word == "-" and 0 < i < len(found) - 1:
+            left, right = found[i - 1].group(0), found[i + 1].group(0)
+            touching = found[i - 1].end() == m.start() and m.end() == found[i + 1].start()
+            if touching and left[-1].isalpha() and right[0].isalpha():
+                continue
+        spelled = american(word) if word[0].isalpha() else word
+        key = stem(word) if word[0].isalpha() else word
+        out.append(Token(key, spelled, starts[m.start()], ends[m.end() - 1]))
+    return tuple(out)
