@@ -73,16 +73,25 @@ def card_id(question_id: str) -> int:
     return int.from_bytes(hashlib.sha256(question_id.encode()).digest()[:6], "big")
 
 
+def fsrs_problem(state: Mapping) -> str | None:
+    """Why the ``fsrs`` library refuses this card state (built with ``Card.from_dict`` and
+    reviewed once by the app's scheduler), or None when it accepts it."""
+    try:
+        card = Card.from_dict(dict(state))
+        SCHEDULER.review_card(card, Rating.Good, review_datetime=card.due)
+    except Exception as err:  # fsrs raises AssertionError, TypeError, ValueError, ...
+        return f"{type(err).__name__}: {err}".rstrip(": ")
+    return None
+
+
 def card_from_state(question_id: str, state: Mapping | None) -> Card:
     """The FSRS card of a stored state; a new card (due since ``NEW_DUE``) when there is
-    none or it cannot be read (a hand-edited import)."""
-    if state is not None:
-        try:
-            card = Card.from_dict(dict(state))
-            if card.due.tzinfo is not None:
-                return card
-        except (KeyError, TypeError, ValueError):
-            pass
+    none or fsrs refuses it (a state stored before imports were checked, or hand-edited:
+    ``step: "x"``, ``stability: "nan"``, a time without a zone)."""
+    if state is not None and fsrs_problem(state) is None:
+        card = Card.from_dict(dict(state))
+        if card.due.tzinfo is not None:
+            return card
     return Card(card_id=card_id(question_id), due=NEW_DUE)
 
 

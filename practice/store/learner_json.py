@@ -21,10 +21,9 @@ import re
 from dataclasses import asdict, fields
 from datetime import datetime
 
-from fsrs import Card, Rating
 from jsonschema import Draft202012Validator, FormatChecker
 
-from practice.review import SCHEDULER
+from practice.review import fsrs_problem
 from practice.store.base import (
     MAX_QUESTION_ID_CHARS,
     RATINGS,
@@ -160,17 +159,6 @@ def nesting(text: str) -> int:
         depth += 1 if c in "[{" else -1
         deepest = max(deepest, depth)
     return deepest
-
-
-def fsrs_problem(state: dict) -> str | None:
-    """Why the ``fsrs`` library refuses this card state (built with ``Card.from_dict`` and
-    reviewed once by the app's scheduler), or None when it accepts it."""
-    try:
-        card = Card.from_dict(dict(state))
-        SCHEDULER.review_card(card, Rating.Good, review_datetime=card.due)
-    except Exception as err:  # fsrs raises AssertionError, TypeError, ValueError, ...
-        return f"{type(err).__name__}: {err}".rstrip(": ")
-    return None
 
 
 def _refuse_constant(name: str):

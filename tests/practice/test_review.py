@@ -73,6 +73,19 @@ def test_a_new_card_is_due_since_long_ago_with_a_stable_id():
     assert card_from_state("x", {**card.to_dict(), "due": "2027-01-01T00:00:00"}).due == NEW_DUE
 
 
+@pytest.mark.parametrize(
+    "change",
+    [{"step": "x"}, {"stability": "nan"}, {"state": 3, "step": None}],
+    ids=["step-text", "stability-nan", "relearning-without-step"],
+)
+def test_a_stored_state_fsrs_refuses_reads_as_a_new_card_that_can_be_reviewed(change):
+    """States stored before imports were checked (issue 24) broke "Save and next"."""
+    state = {**review(card_from_state("q", None), Rating.Good, NOW).to_dict(), **change}
+    card = card_from_state("q", state)
+    assert card.due == NEW_DUE
+    assert review(card, Rating.Good, NOW).due > NOW
+
+
 def test_fsrs_schedules_at_fixed_dates():
     card = card_from_state("q", None)
     again = review(card, Rating.Again, NOW)
