@@ -143,65 +143,75 @@ def policy_loss(
     max_completion_length: dr_grpo's constant. sapo_temperatures: (pos, neg); vespo_shape:
     (k_pos, lambda_pos, k_neg, lambda_neg).
     """
-    logp, old_logp, adv, m = _checked_arrays(logp, old_logp, advantages, mask)
+    logp, old_logp, adv, m, real = _checked_arrays(logp, old_logp, advantages, mask)
     loss_type, level = _checked_choices(loss_type, importance_sampling_level)
     eps_low = _checks.non_negative(epsilon_low, "epsilon_low")
     eps_high = _checks.non_negative(epsilon_high, "epsilon_high")
-    cap = math.inf if delta is None else _positive(delta, "delta")
+    cap = math.inf if delta is None else _above_one(delta, "delta")
     beta = _checks.non_negative(beta, "beta")
     ref = _checked_ref(ref_logp, logp.shape, beta)
-    B, T = logp.shape
-    lengths = m.sum(axis=1)
-    weight = m * _row_weight(loss_type, lengths, max_completion_length)[:, None]
-
-    log_ratio = logp - old_logp
-    if level == "token":
-        ratio = np.exp(log_ratio)  # (B, T)
-    else:  # GSPO: exp of each completion's mean log-ratio, (B, 1)
-        ratio = np.exp((log_ratio * m).sum(axis=1, keepdims=True) / np.maximum(lengths, 1)[:, None])
+    lengths = np.count_nonzero(real, axis=1).astype(np.float64)  # (B,)
+    row_weight = _row_weight(loss_type, lengths, max_completion_length)  # (B,)
     a = adv[:, None]
 
-    # policy = f(r) + g * logp, with g held constant; d_dr = df/dr.
+    log_ratio = logp - old_logp
+    if level == "token":  # (B, T); vespo reads the log-ratios again, the others need only r
+        ratio = np.exp(log_ratio, out=None if loss_type == "vespo" else log_ratio)
+    else:  # GSPO: exp of each completion's mean log-ratio, (B, 1)
+        ratio = np.exp((log_ratio * m).sum(axis=1, keepdims=True) / np.maximum(lengths, 1)[:, None])
+
+    # Each token's policy term is f(r) + g logp with g held constant; d_dr = df/dr.
     g = 0.0
     if loss_type in CLIP_LOSS_TYPES:
         lo, hi = clip_bounds(adv, eps_low, eps_high, cap)
-        clipped = np.clip(ratio, lo, hi)
-        policy = -a * clipped
-        d_dr = np.where(clipped == ratio, -a, 0.0)
-        code = _clip_codes(ratio, a, eps_low, eps_high, cap)
+        clipped = np.minimum(np.maximum(ratio, lo), hi)  # np.clip, faster on (B, 1) bounds
+        free = clipped == ratio  # the gradient flows (torch: r inside the clamp, or a tie)
+        policy = np.multiply(clipped, -a, out=clipped)
+        d_dr = np.where(free, -a, 0.0) if ref is not None or level == "sequence" else None
+        code = _clip_codes(free, ratio, adv, eps_high, cap)
     elif loss_type == "cispo":
         g = -np.minimum(ratio, eps_high) * a
         policy, d_dr = g * logp, 0.0
-        code = np.where((ratio > eps_high) & (a > 0), HIGH, FREE)
+        code = np.where((ratio > eps_high) & (a > 0), HIGH, FREE).astype(np.int8)
     elif loss_type == "sapo":
         policy, d_dr = _sapo(ratio, a, *_positive_pair(sapo_temperatures, "sapo_temperatures"))
-        code = np.zeros_like(ratio, dtype=np.int8)
+        code = np.zeros((1, 1), dtype=np.int8)
     else:  # vespo
         g = -vespo_weight(log_ratio, m, adv, vespo_shape)[:, None] * a
         policy, d_dr = g * logp, 0.0
-        code = np.zeros((B, 1), dtype=np.int8)
+        code = np.zeros((1, 1), dtype=np.int8)
 
-    kl = np.zeros_like(logp) if ref is None else k3(logp, ref)
-    d_kl = 0.0 if ref is None else 1.0 - np.exp(ref - logp)  # d k3 / d logp
-    if ref is not None and use_bias_correction_kl:
-        d_kl, d_dr, kl = d_kl * ratio, d_dr + beta * kl, kl * ratio  # (k3 r)' = k3' r + k3 r'
-    per_token = (policy + beta * kl) * m
+    kl = None if ref is None else k3(logp, ref)
+    if ref is not None:
+        d_kl = 1.0 - np.exp(ref - logp)  # d k3 / d logp
+        if use_bias_correction_kl:
+            d_kl, d_dr, kl = d_kl * ratio, d_dr + beta * kl, kl * ratio  # (k3 r)' = k3' r + k3 r'
+        g = g + beta * d_kl
+        policy = policy + beta * kl
+    per_token = np.multiply(policy, m, out=policy if policy.shape == m.shape else None)
+    weight = m * row_weight[:, None]
 
-    # d loss / d logp: direct terms, then through r (a token's own, or its completion's mean).
-    dr = weight * d_dr
-    if level == "sequence":
-        dr = dr.sum(axis=1, keepdims=True) * m / np.maximum(lengths, 1)[:, None]
-    grad = weight * (g + beta * d_kl) + dr * ratio
-    shape = (B, T)
+    # d loss / d logp = weight (g + d_dr r), d_dr summed over a completion at sequence level.
+    if d_dr is None:  # the clip family, token level, no KL: -A r where free, else 0
+        grad = ratio * m
+        grad *= free
+        grad *= -a * row_weight[:, None]
+    else:
+        dr = weight * d_dr
+        if level == "sequence":
+            dr = dr.sum(axis=1, keepdims=True) * m / np.maximum(lengths, 1)[:, None]
+        grad = weight * g + dr * ratio
+        grad *= m
+    fraction = _clip_fraction(code, real, loss_type)
     return PolicyLoss(
-        loss=float((weight * per_token).sum()),
-        grad=grad * m,
+        loss=float(per_token.sum(axis=1) @ row_weight),
+        grad=grad,
         per_token=per_token,
         weight=weight,
-        ratio=np.broadcast_to(ratio, shape) * m,
-        kl=np.broadcast_to(kl, shape) * m,
-        clip=(np.broadcast_to(code, shape) * m).astype(np.int8),
-        clip_fraction=_clip_fraction(code, m, loss_type),
+        ratio=np.multiply(ratio, m, out=ratio if ratio.shape == m.shape else None),
+        kl=np.zeros(logp.shape) if kl is None else kl * m,
+        clip=np.broadcast_to(code, logp.shape) * real,
+        clip_fraction=fraction,
     )
 
 
@@ -248,29 +258,30 @@ def _sapo(ratio, a, tau_pos: float, tau_neg: float):
     return -s * 4.0 / tau * a, -4.0 * s * (1.0 - s) * a
 
 
-def _clip_codes(ratio, a, eps_low: float, eps_high: float, delta: float) -> np.ndarray:
-    """FREE, LOW, HIGH (TRL's is_low/high_clipped, on r after the delta cap) or DELTA
-    (r beyond delta where the cap, not the clip, stops the gradient)."""
-    capped = np.minimum(ratio, delta)
-    low = (capped < 1 - eps_low) & (a < 0)
-    high = (capped > 1 + eps_high) & (a > 0)
-    beyond = (ratio > delta) & (((a < 0) & (ratio > 1 + eps_high)) | (a > 0))
-    code = np.where(low, LOW, np.where(high, HIGH, np.where(beyond, DELTA, FREE)))
-    return code.astype(np.int8)
+def _clip_codes(free, ratio, adv, eps_high: float, delta: float) -> np.ndarray:
+    """(B, T) or (B, 1) int8: FREE where the gradient flows; else LOW, HIGH (TRL's
+    is_low/high_clipped, on r after the delta cap) or DELTA (the cap, not the clip, stops it).
+
+    A > 0 stops at min(delta, 1 + eps_high): HIGH, or DELTA when delta is the lower bound.
+    A < 0 stops below 1 - eps_low (LOW) or above max(delta, 1 + eps_high) (DELTA; delta > 1)."""
+    row = np.where(adv > 0, HIGH if delta > 1 + eps_high else DELTA, np.where(adv < 0, LOW, FREE))
+    code = np.logical_not(free).view(np.int8) * row.astype(np.int8)[:, None]
+    if math.isfinite(delta) and (adv < 0).any():
+        code[(code == LOW) & (ratio > 1)] = DELTA
+    return code
 
 
-def _clip_fraction(code: np.ndarray, mask: np.ndarray, loss_type: str) -> ClipFraction:
-    """TRL's global_masked_mean: over real tokens, or (sequence level) over completions."""
-
-    def share(x):
-        if x.shape[1] == 1:
-            return float(x.sum() / max(x.shape[0], 1))
-        return float((x * mask).sum() / max(mask.sum(), 1.0))
-
+def _clip_fraction(code, real, loss_type: str) -> ClipFraction:
+    """TRL's global_masked_mean of its clip flags: over real tokens, or, with one code per
+    completion (sequence level), over completions, empty ones included."""
     if loss_type not in CLIP_LOSS_TYPES and loss_type != "cispo":
         return ClipFraction(0.0, 0.0, 0.0)
-    low, high = share(code == LOW), share(code == HIGH)
-    return ClipFraction(low, high, share((code == LOW) | (code == HIGH)))
+    if code.shape[1] == 1:
+        low, high, count = code == LOW, code == HIGH, code.shape[0]
+    else:
+        low, high, count = (code == LOW) & real, (code == HIGH) & real, np.count_nonzero(real)
+    low, high = np.count_nonzero(low) / max(count, 1), np.count_nonzero(high) / max(count, 1)
+    return ClipFraction(low, high, low + high)
 
 
 def _row_weight(loss_type: str, lengths: np.ndarray, max_completion_length) -> np.ndarray:
@@ -304,8 +315,22 @@ def _checked_arrays(logp, old_logp, advantages, mask):
         )
     if not np.all(np.isfinite(adv)):
         raise ValueError("advantages must be finite numbers (no NaN or infinity).")
-    m = _checks.token_mask(mask, logp.shape).astype(np.float64)
-    return logp, old_logp, adv, m
+    real = _mask(mask, logp.shape)
+    m = mask if isinstance(mask, np.ndarray) and mask.dtype == np.float64 else real.astype(float)
+    return logp, old_logp, adv, m, real
+
+
+def _mask(mask, shape) -> np.ndarray:
+    """(B, T) bool: True on a completion's tokens; ValueError unless 0/1 (or bool) of ``shape``."""
+    arr = np.asarray(mask)
+    if arr.shape != shape:
+        raise ValueError(f"mask must have shape {shape} like logp, got {arr.shape}.")
+    if arr.dtype == bool:
+        return arr
+    real = arr == 1
+    if np.count_nonzero(real) + np.count_nonzero(arr == 0) != arr.size:
+        raise ValueError("mask must be 1 (a token) or 0 (padding) everywhere.")
+    return real
 
 
 def _log_probs(x, name: str, shape) -> np.ndarray:
@@ -318,7 +343,8 @@ def _log_probs(x, name: str, shape) -> np.ndarray:
         raise ValueError(f"{name} must be a non-empty 2-D array (completions x tokens).")
     if shape is not None and arr.shape != shape:
         raise ValueError(f"{name} must have the shape of logp, {shape}; got {arr.shape}.")
-    if not np.isfinite(arr).all():
+    # A sum is NaN or infinite when an entry is (a fast test; the exact one only then).
+    if not math.isfinite(arr.sum()) and not np.isfinite(arr).all():
         raise ValueError(f"{name} must be finite numbers (no NaN or infinity).")
     if arr.max() > 0:
         raise ValueError(f"{name} must be log-probabilities, each <= 0; got {arr.max():g}.")
@@ -339,6 +365,13 @@ def _checked_ref(ref_logp, shape, beta: float):
             raise ValueError("beta > 0 puts a KL term in the loss: it needs ref_logp.")
         return None
     return _log_probs(ref_logp, "ref_logp", shape)
+
+
+def _above_one(x, name: str) -> float:
+    x = _checks.finite(x, name)
+    if x <= 1:
+        raise ValueError(f"{name} caps the ratio from above: it must be a number > 1, got {x!r}.")
+    return x
 
 
 def _positive(x, name: str) -> float:
