@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 import content
 
-MARKDOWN = ("guide.md", "cheatsheet.md", "critic.md", "home.md", "length_normalisation.md")
+MARKDOWN = (
+    "guide.md",
+    "cheatsheet.md",
+    "critic.md",
+    "home.md",
+    "length_normalisation.md",
+    "policy_loss.md",
+)
 TOML = ("lab.toml", "walkthrough.toml", "worked_example.toml", "training_log.toml")
 QUIZ = "questions.toml"
 

@@ -1,0 +1,267 @@
+"""What the "From advantage to update" page needs besides its figures: where the group comes
+from (a preset, the playground, the walkthrough), the loss controls, cached computations,
+captions and the CSV."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from content.citations import cite
+from grpo_core import loss_lab
+from grpo_core.format import fmt, signed
+from grpo_core.loss import AGGREGATION, IS_LEVELS, LOSS_TYPES, policy_loss
+from grpo_core.verifier import grade, load_worked_example, verifier_reward
+from practice.class_results import safe_cell
+from ui import prose, state
+from ui.figures import critic as critic_figures
+
+SOURCES = {
+    "preset": "A preset",
+    "playground": "The playground's group",
+    "walkthrough": "The walkthrough's",
+}
+LOSS_HELP = {
+    "grpo": "mean over each answer's tokens, then over answers (DeepSeekMath)",
+    "bnpo": "one mean over every token of the batch",
+    "dr_grpo": "sum over tokens / (answers × max length) (Dr. GRPO)",
+    "dapo": "sum over tokens / token count (DAPO; TRL's default)",
+    "cispo": "clips the importance weight, keeps every gradient (MiniMax-M1)",
+    "sapo": "a smooth sigmoid gate instead of the clip (SAPO)",
+    "luspo": "sum per answer, mean over answers (LUSPO)",
+    "vespo": "a Gamma weight of the sequence ratio (VESPO)",
+}
+REMEMBER = {"max_entries": 256, "show_spinner": False}
+KL_DEMO_BETA = 0.04
+"""β of the KL section while the loss's own β is 0: TRL's default before v0.19."""
+DAPO_EPSILON_HIGH = 0.28
+"""DAPO's ε high, the other side of the Clip-Higher comparison when ε high = ε low."""
+
+
+def text(name: str) -> str:
+    """A section of content/policy_loss.md, its claim links pointing at their sources."""
+    return cite(prose.section("policy_loss.md", name))
+
+
+def bound(key: str, help: str | None = None) -> dict:
+    """A widget's key, its help and its place in the share link."""
+    return {"key": key, "help": help, "bind": "query-params"}
+
+
+# --- the group ---------------------------------------------------------------------------
+
+
+def playground_group() -> tuple[tuple[float, ...], str] | None:
+    """The playground's first prompt with at least two rewards, or None."""
+    for p, group in enumerate(state.parsed_rewards().groups, start=1):
+        if len(group) >= 2:
+            return tuple(group[: loss_lab.MAX_ANSWERS]), f"the playground's prompt {p}"
+    return None
+
+
+@st.cache_data(show_spinner=False)
+def _worked_example():
+    return load_worked_example()
+
+
+def walkthrough_group() -> tuple[tuple[float, ...], str]:
+    """The walkthrough's real problem, graded as the walkthrough grades it now."""
+    example = _worked_example()
+    s = st.session_state
+    strict, bonus = bool(s.get("wt.strict", True)), float(s.get("wt.bonus", 0.0))
+    rewards = []
+    for answer in example.answers:
+        g = grade(answer.text, example.reference, format_bonus=bonus, strict=strict)
+        correct = s.get(f"wt.rg.{strict}.{answer.id}", g.correct)
+        rewards.append(verifier_reward(correct, g.well_formatted, format_bonus=bonus))
+    return tuple(rewards), "the walkthrough's eight graded answers"
+
+
+def group_picker() -> tuple[tuple[float, ...], tuple[int, ...], str]:
+    """(rewards, token counts, where they came from) as the reader chose."""
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    source = (
+        left.segmented_control(
+            "Start from",
+            list(SOURCES),
+            format_func=SOURCES.get,
+            default="preset",
+            required=True,
+            **bound("pl.source"),
+        )
+        or "preset"
+    )
+    preset = right.selectbox(
+        "Preset",
+        list(loss_lab.PRESETS),
+        format_func=lambda p: loss_lab.PRESETS[p][0],
+        disabled=source != "preset",
+        **bound("pl.preset"),
+    )
+    if source == "playground" and (found := playground_group()):
+        rewards, origin = found
+    elif source == "walkthrough":
+        rewards, origin = walkthrough_group()
+    else:
+        if source == "playground":
+            st.info("The playground has no prompt with two rewards yet: showing the preset.")
+        title, rewards, lengths = loss_lab.PRESETS[preset]
+        return tuple(float(r) for r in rewards), lengths, f"the preset “{title}”"
+    return rewards, loss_lab.default_lengths(len(rewards)), origin
+
+
+@st.cache_resource(**REMEMBER)
+def batch(rewards: tuple, lengths: tuple, step: float, seed: int) -> loss_lab.ToyBatch:
+    return loss_lab.toy_batch(rewards, lengths, step=step, seed=seed)
+
+
+# --- the loss ----------------------------------------------------------------------------
+
+
+def loss_controls() -> dict:
+    """The loss options as policy_loss takes them."""
+    c1, c2, c3 = st.columns(3)
+    loss_type = c1.selectbox(
+        "loss_type",
+        LOSS_TYPES,
+        index=LOSS_TYPES.index("dapo"),
+        format_func=lambda t: f"{t} · {LOSS_HELP[t]}",
+        **bound("pl.loss_type"),
+    )
+    level = c2.radio(
+        "importance_sampling_level",
+        IS_LEVELS,
+        horizontal=True,
+        **bound("pl.level", "sequence: one ratio per answer, GSPO's"),
+    )
+    beta = c3.slider("β (KL in the loss)", 0.0, 0.5, 0.0, 0.01, **bound("pl.beta"))
+    c1, c2, c3, c4 = st.columns(4)
+    cispo = loss_type == "cispo"
+    eps_low = c1.slider("ε low", 0.0, 0.5, 0.2, 0.01, disabled=cispo, **bound("pl.eps_low"))
+    eps_high = c2.slider(
+        "ε high (cispo: the weight cap)",
+        0.0,
+        5.0,
+        0.28 if not cispo else 5.0,
+        0.01,
+        **bound("pl.eps_high", "Clip-Higher (DAPO): ε high > ε low"),
+    )
+    use_delta = c3.toggle("Two-sided cap δ", value=False, **bound("pl.use_delta"))
+    delta = c3.slider("δ", 1.05, 5.0, 2.0, 0.05, disabled=not use_delta, **bound("pl.delta"))
+    corrected = c4.toggle(
+        "KL × ratio (use_bias_correction_kl)",
+        value=True,
+        disabled=beta == 0,
+        **bound("pl.kl_corr"),
+    )
+    return {
+        "loss_type": loss_type,
+        "importance_sampling_level": level,
+        "epsilon_low": float(eps_low),
+        "epsilon_high": float(eps_high),
+        "delta": float(delta) if use_delta else None,
+        "beta": float(beta),
+        "use_bias_correction_kl": bool(corrected),
+    }
+
+
+@st.cache_resource(**REMEMBER)
+def loss_of(group: tuple, *, on_policy: bool = False, **options):
+    """policy_loss on the toy batch of ``group`` = (rewards, lengths, step, seed), at step 0
+    when ``on_policy``; options as ``loss_controls`` gives them."""
+    toy = batch(*group)
+    logp = toy.old_logp if on_policy else toy.logp
+    return policy_loss(
+        logp,
+        toy.old_logp,
+        toy.advantages,
+        toy.mask,
+        ref_logp=toy.ref_logp,
+        max_completion_length=loss_lab.MAX_TOKENS,
+        **options,
+    )
+
+
+def clip_range(options: dict) -> tuple[float, float]:
+    """[1 - ε low, 1 + ε high], the colour bar's marks on the ratio map."""
+    return 1 - options["epsilon_low"], 1 + options["epsilon_high"]
+
+
+def other_epsilon_high(eps: tuple[float, float]) -> float:
+    """The ε high to compare with: symmetric (= ε low) under Clip-Higher, else DAPO's."""
+    return eps[0] if eps[1] != eps[0] else DAPO_EPSILON_HIGH
+
+
+def signed_maps(result):
+    """(push on log p = −grad, per-token loss, one colour limit for both)."""
+    push = -result.grad
+    real = result.weight > 0
+    limit = critic_figures.colour_limit(push[real], result.per_token[real])
+    return push, result.per_token, limit
+
+
+def kl_table(toy: loss_lab.ToyBatch, k: dict, beta: float) -> pd.DataFrame:
+    """Per answer: summed k1 and k3, the reward, and the reward with the KL put in it."""
+    return pd.DataFrame(
+        {
+            "answer": range(1, len(toy.rewards) + 1),
+            "k1 sum": k["k1"].sum(axis=1),
+            "k3 sum": k["k3"].sum(axis=1),
+            "reward": toy.rewards,
+            f"reward − {fmt(beta)}·Σk1": loss_lab.kl_in_reward(
+                toy.rewards, k["k1"], toy.mask, beta
+            ),
+        }
+    )
+
+
+def row_labels(toy: loss_lab.ToyBatch) -> tuple[str, ...]:
+    return tuple(f"#{i} A {signed(a)}" for i, a in enumerate(toy.advantages, 1))
+
+
+# --- captions and the table --------------------------------------------------------------
+
+
+def group_caption(toy: loss_lab.ToyBatch, origin: str, step: float) -> str:
+    return (
+        f"{len(toy.rewards)} answers from {origin}: rewards "
+        + ", ".join(fmt(r) for r in toy.rewards)
+        + "; advantages (TRL's convention) "
+        + ", ".join(signed(a) for a in toy.advantages)
+        + f"; {int(toy.mask.sum())} tokens in all. After the step (η = {fmt(step)}) each "
+        "sampled token's logit moved by η·A."
+    )
+
+
+def heatmaps_caption(result, options: dict, limit: float, clipped: str) -> str:
+    kind = options["loss_type"]
+    return (
+        f"Rows are answers (their advantage in the label), columns tokens; blank cells are "
+        f"padding. {kind}: {AGGREGATION[kind]}. Loss {fmt(result.loss)}; {clipped}. "
+        f"Push on log p (−∂loss/∂log p): + raises the token, − lowers it; colour range "
+        f"±{fmt(limit)} on both signed maps."
+    )
+
+
+def token_table(toy: loss_lab.ToyBatch, result) -> pd.DataFrame:
+    """One row per real token: what the heatmaps show, for the CSV."""
+    rows = []
+    for i in range(len(toy.rewards)):
+        for t in range(int(toy.lengths[i])):
+            rows.append(
+                {
+                    "answer": i + 1,
+                    "token": t + 1,
+                    "reward": toy.rewards[i],
+                    "advantage": toy.advantages[i],
+                    "old_logp": toy.old_logp[i, t],
+                    "logp": toy.logp[i, t],
+                    "ratio": result.ratio[i, t],
+                    "region": safe_cell(("free", "low", "high", "delta")[result.clip[i, t]]),
+                    "per_token_loss": result.per_token[i, t],
+                    "weight": result.weight[i, t],
+                    "push_on_logp": -result.grad[i, t],
+                    "kl_term": result.kl[i, t],
+                }
+            )
+    return pd.DataFrame(rows)
