@@ -24,7 +24,7 @@ step = c1.slider(
     "One optimizer step later: step size η (each token's logit + η·A)",
     0.0,
     3.0,
-    0.8,
+    0.5,
     0.1,
     **lp.bound("pl.step", "0 is the first, on-policy update: r = 1"),
 )
@@ -46,7 +46,7 @@ options = lp.loss_controls()
 result = lp.loss_of(group, **options)
 first = lp.loss_of(group, on_policy=True, **options)
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Loss", fmt(result.loss), border=True)
+m1.metric("Loss after the step", fmt(result.loss), border=True)
 m2.metric("Loss on the first step (r = 1)", fmt(first.loss), border=True)
 m3.metric(
     "Tokens clipped (TRL's clip_ratio)",
@@ -60,35 +60,22 @@ st.subheader("3 · Token by token")
 st.markdown(lp.text("heatmaps"))
 rows = lp.row_labels(toy)
 bounds = lp.clip_range(options)
-push, per_token, limit = lp.signed_maps(result)
+maps = lp.signed_maps(result)
 left, right = st.columns(2)
-show(
-    figures.ratio_heatmap(result.ratio, toy.mask, rows, title="Ratio r = p / p_old", bounds=bounds),
-    key="pl.heat_ratio",
-    container=left,
+ratio_map = figures.ratio_heatmap(
+    result.ratio, toy.mask, rows, title="Ratio r = p / p_old", bounds=bounds
 )
-show(
-    figures.clip_heatmap(result.clip, toy.mask, rows, title="Clipped? (L low, H high, δ cap)"),
-    key="pl.heat_clip",
-    container=right,
+show(ratio_map, key="pl.heat_ratio", container=left)
+clip_map = figures.clip_heatmap(
+    result.clip, toy.mask, rows, title="Clipped? (L low, H high, δ cap)"
 )
-show(
-    figures.signed_heatmap(
-        push, toy.mask, rows, title="Push on log p: −∂loss/∂log p", limit=limit, name="push"
-    ),
-    key="pl.heat_grad",
-    container=left,
-)
-show(
-    figures.signed_heatmap(
-        per_token, toy.mask, rows, title="Per-token loss", limit=limit, name="loss"
-    ),
-    key="pl.heat_loss",
-    container=right,
-)
-st.caption(
-    lp.heatmaps_caption(result, options, limit, say.clipped_counts(result, options["loss_type"]))
-)
+show(clip_map, key="pl.heat_clip", container=right)
+titles = {"push": "Push on log p: −∂loss/∂log p", "loss": "Per-token loss"}
+for (name, (z, limit)), where in zip(maps.items(), (left, right), strict=True):
+    heat = figures.signed_heatmap(z, toy.mask, rows, title=titles[name], limit=limit, name=name)
+    show(heat, key=f"pl.heat_{name}", container=where)
+clipped = say.clipped_counts(result, options["loss_type"])
+st.caption(lp.heatmaps_caption(result, options, maps, clipped))
 
 # 4. The questions people ask --------------------------------------------------------------
 st.subheader("4 · The questions people ask, on these numbers")

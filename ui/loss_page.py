@@ -83,8 +83,7 @@ def group_picker() -> tuple[tuple[float, ...], tuple[int, ...], str]:
     source = (
         left.segmented_control(
             "Start from",
-            list(SOURCES),
-            format_func=SOURCES.get,
+            SOURCES,
             default="preset",
             required=True,
             **bound("pl.source"),
@@ -94,7 +93,6 @@ def group_picker() -> tuple[tuple[float, ...], tuple[int, ...], str]:
     preset = right.selectbox(
         "Preset",
         list(loss_lab.PRESETS),
-        format_func=lambda p: loss_lab.PRESETS[p][0],
         disabled=source != "preset",
         **bound("pl.preset"),
     )
@@ -125,9 +123,9 @@ def loss_controls() -> dict:
         "loss_type",
         LOSS_TYPES,
         index=LOSS_TYPES.index("dapo"),
-        format_func=lambda t: f"{t} · {LOSS_HELP[t]}",
         **bound("pl.loss_type"),
     )
+    c1.caption(LOSS_HELP[loss_type])
     level = c2.radio(
         "importance_sampling_level",
         IS_LEVELS,
@@ -192,12 +190,15 @@ def other_epsilon_high(eps: tuple[float, float]) -> float:
     return eps[0] if eps[1] != eps[0] else DAPO_EPSILON_HIGH
 
 
-def signed_maps(result):
-    """(push on log p = −grad, per-token loss, one colour limit for both)."""
-    push = -result.grad
+def signed_maps(result) -> dict[str, tuple]:
+    """The two signed maps, each with its own symmetric colour range: push on log p
+    (−grad) and the per-token loss, (values, limit) by name."""
     real = result.weight > 0
-    limit = critic_figures.colour_limit(push[real], result.per_token[real])
-    return push, result.per_token, limit
+    push = -result.grad
+    return {
+        "push": (push, critic_figures.colour_limit(push[real])),
+        "loss": (result.per_token, critic_figures.colour_limit(result.per_token[real])),
+    }
 
 
 def kl_table(toy: loss_lab.ToyBatch, k: dict, beta: float) -> pd.DataFrame:
@@ -233,13 +234,13 @@ def group_caption(toy: loss_lab.ToyBatch, origin: str, step: float) -> str:
     )
 
 
-def heatmaps_caption(result, options: dict, limit: float, clipped: str) -> str:
+def heatmaps_caption(result, options: dict, maps: dict, clipped: str) -> str:
     kind = options["loss_type"]
     return (
         f"Rows are answers (their advantage in the label), columns tokens; blank cells are "
         f"padding. {kind}: {AGGREGATION[kind]}. Loss {fmt(result.loss)}; {clipped}. "
-        f"Push on log p (−∂loss/∂log p): + raises the token, − lowers it; colour range "
-        f"±{fmt(limit)} on both signed maps."
+        f"Push on log p (−∂loss/∂log p): + raises the token, − lowers it, colour range "
+        f"±{fmt(maps['push'][1])}; per-token loss ±{fmt(maps['loss'][1])}."
     )
 
 

@@ -15,7 +15,7 @@ REGIONS = (  # clip code: name, mark, colour (grpo_core.loss FREE, LOW, HIGH, DE
     ("gradient flows", "", "#FFFFFF"),
     ("clipped low", "L", NEGATIVE),
     ("clipped high", "H", POSITIVE),
-    ("capped by δ", "δ", SERIES[3]),
+    ("ratio cap", "δ", SERIES[3]),
 )
 ROW_PX = 28
 MARKED_COLUMNS = 30
@@ -127,7 +127,7 @@ def clip_heatmap(code, mask, rows: tuple[str, ...], *, title: str) -> dict:
         zmax=n - 0.5,
         colorbar={
             "tickvals": list(range(n)),
-            "ticktext": [f"{mark or '·'} {name}" for name, mark, _ in REGIONS],
+            "ticktext": [f"{mark}: {name}" if mark else name for name, mark, _ in REGIONS],
         },
         hover="region %{z}",
     )
