@@ -28,6 +28,7 @@ TOPICS: dict[str, str] = {
     "critic": "The PPO critic, GAE and memory",
     "length": "Length normalisation",
     "float32": "float32 precision",
+    "loss": "The policy loss: ratio, clip, aggregation and KL",
 }
 """Topic slug -> title: every part of the app a question can be about."""
 
