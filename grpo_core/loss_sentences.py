@@ -123,7 +123,8 @@ def kl_estimates(k: dict[str, np.ndarray], mask, loss_with: float, loss_without:
     means = {name: float(v[real].mean()) for name, v in k.items()}
     negative = int(np.count_nonzero(k["k1"][real] < 0))
     return (
-        f"Per token over {int(real.sum())} tokens the three estimates average k1 = "
+        f"On the {int(real.sum())} sampled tokens (sampling policy against the reference) "
+        f"the three estimates average k1 = "
         f"{fmt(means['k1'])}, k2 = {fmt(means['k2'])}, k3 = {fmt(means['k3'])}. "
         f"k1 is negative on {negative} tokens; k2 and k3 never are. In the loss, β·k3 moves it "
         f"from {fmt(loss_without)} to {fmt(loss_with)}, and its gradient pulls every token "

@@ -99,7 +99,7 @@ for name, answer in answers.items():
 # 5. Where the KL goes ----------------------------------------------------------------------
 st.subheader("5 · Where the KL goes: in the loss or in the reward")
 st.markdown(lp.text("kl"))
-k = loss_lab.kl_estimators(toy.logp, toy.ref_logp, toy.mask)
+k = loss_lab.kl_estimators(toy.old_logp, toy.ref_logp, toy.mask)  # at sampling, as RLOO
 beta = options["beta"] or lp.KL_DEMO_BETA
 with_kl = lp.loss_of(group, **{**options, "beta": beta})
 without_kl = lp.loss_of(group, **{**options, "beta": 0.0})
