@@ -141,3 +141,25 @@ def clipped_counts(result: PolicyLoss, loss_type: str) -> str:
     high = int(np.count_nonzero((result.clip == HIGH) & real))
     delta = int(np.count_nonzero((result.clip == DELTA) & real))
     return f"clipped low {low}, high {high}, by δ {delta} of {int(real.sum())} tokens"
+
+
+def versus_defaults(default: PolicyLoss, now: PolicyLoss, changed: list[str]) -> str:
+    """What the chosen options change against TRL's defaults, on the same tokens.
+    ``changed``: the options that differ, as the reader would name them."""
+    if not changed:
+        return (
+            "These are TRL's defaults (dapo, token-level ratios, ε 0.2 on both sides, no δ, "
+            "β = 0). Change an option to see what it moves."
+        )
+    real = now.weight > 0
+    flipped = int(np.count_nonzero(np.sign(now.grad[real]) != np.sign(default.grad[real])))
+    change = np.abs(now.grad - default.grad)
+    b, t = np.unravel_index(int(np.argmax(change)), change.shape)
+    return (
+        f"Against TRL's defaults, {', '.join(changed)} moves the loss from "
+        f"{fmt(default.loss)} to {fmt(now.loss)} and the clipped share from "
+        f"{_pct(default.clip_fraction.region)} to {_pct(now.clip_fraction.region)}; "
+        f"{plural(flipped, 'token')} change the sign of their push (+, − or 0), and the largest "
+        f"change is on answer {b + 1}, token {t + 1}: {signed(-default.grad[b, t])} → "
+        f"{signed(-now.grad[b, t])}."
+    )

@@ -136,14 +136,19 @@ def loss_controls() -> dict:
     c1, c2, c3, c4 = st.columns(4)
     cispo = loss_type == "cispo"
     eps_low = c1.slider("ε low", 0.0, 0.5, 0.2, 0.01, disabled=cispo, **bound("pl.eps_low"))
-    eps_high = c2.slider(
-        "ε high (cispo: the weight cap)",
-        0.0,
-        5.0,
-        0.28 if not cispo else 5.0,
-        0.01,
-        **bound("pl.eps_high", "Clip-Higher (DAPO): ε high > ε low"),
-    )
+    if cispo:  # TRL's epsilon_high is then the cap on the weight itself (ScaleRL: 5)
+        eps_high = c2.slider(
+            "ε high: CISPO's weight cap", 1.0, 10.0, 5.0, 0.5, **bound("pl.cispo_cap")
+        )
+    else:
+        eps_high = c2.slider(
+            "ε high",
+            0.0,
+            0.5,
+            0.2,
+            0.01,
+            **bound("pl.eps_high", "Clip-Higher (DAPO): ε high > ε low"),
+        )
     use_delta = c3.toggle("Two-sided cap δ", value=False, **bound("pl.use_delta"))
     delta = c3.slider("δ", 1.05, 5.0, 2.0, 0.05, disabled=not use_delta, **bound("pl.delta"))
     corrected = c4.toggle(
@@ -178,6 +183,28 @@ def loss_of(group: tuple, *, on_policy: bool = False, **options):
         max_completion_length=loss_lab.MAX_TOKENS,
         **options,
     )
+
+
+TRL_DEFAULTS = {
+    "loss_type": "dapo",
+    "importance_sampling_level": "token",
+    "epsilon_low": 0.2,
+    "epsilon_high": 0.2,
+    "delta": None,
+    "beta": 0.0,
+    "use_bias_correction_kl": True,
+}
+"""GRPOConfig's defaults in TRL 1.16, the baseline of the "what changed" sentence."""
+
+
+def changed_options(options: dict) -> list[str]:
+    """The options that differ from TRL's defaults, as 'name value'."""
+    return [
+        f"{name} {value}"
+        for name, value in options.items()
+        if value != TRL_DEFAULTS[name]
+        and not (name == "use_bias_correction_kl" and not options["beta"])
+    ]
 
 
 def clip_range(options: dict) -> tuple[float, float]:

@@ -68,8 +68,9 @@ def test_kl_delta_and_clip_higher_change_the_numbers():
     at.slider(key="pl.delta").set_value(1.1).run()
     assert not at.exception
     assert "by δ" in page_text(at)
-    at.slider(key="pl.eps_high").set_value(0.2).run()  # symmetric: compared with DAPO's 0.28
-    assert "With ε_high = 0.2," in page_text(at)
+    at.slider(key="pl.eps_high").set_value(0.28).run()  # Clip-Higher: compared with 0.2
+    assert "With ε_high = 0.28," in page_text(at)
+    assert "Against TRL's defaults, epsilon_high 0.28, delta 1.1, beta 0.2" in page_text(at)
 
 
 def test_starts_from_the_playground_group():

@@ -68,3 +68,14 @@ def test_kl_estimates_and_clip_counts():
     assert "On the 12 sampled tokens" in text and "from 0.25 to 0.5" in text
     assert "has no hard clip" in say.clipped_counts(run(toy, loss_type="sapo"), "sapo")
     assert say.clipped_counts(run(toy), "dapo").endswith("of 12 tokens")
+
+
+def test_versus_defaults_quotes_both_losses_and_the_largest_change():
+    toy = toy_batch([1, 0, 1, 0], [3, 5, 4, 6], step=0.8)
+    default, now = run(toy), run(toy, loss_type="grpo", epsilon_high=0.28)
+    text = say.versus_defaults(default, now, ["loss_type grpo", "epsilon_high 0.28"])
+    assert text.startswith(
+        "Against TRL's defaults, loss_type grpo, epsilon_high 0.28 moves the loss"
+    )
+    assert f"from {fmt(default.loss)} to {fmt(now.loss)}" in text
+    assert say.versus_defaults(default, default, []).startswith("These are TRL's defaults")
