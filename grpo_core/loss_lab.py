@@ -17,7 +17,7 @@ Shapes: K answers, T = the longest answer's tokens; arrays are (K, T), mask 1 on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -95,6 +95,35 @@ def toy_batch(rewards, lengths, *, step: float, seed: int = 0, ref_drift: float 
     logp = logit_bump(old_logp, step * advantages[:, None]) * mask
     ref_logp = logit_bump(old_logp, rng.normal(0.0, ref_drift, (K, T))) * mask
     return ToyBatch(rewards, advantages, mask, old_logp, logp, ref_logp)
+
+
+def with_probabilities(toy: ToyBatch, edits) -> ToyBatch:
+    """``toy`` with token probabilities set by hand: ``edits`` holds (answer, token, p_old,
+    p_new), 1-based, each probability in (0, 1]. The reference model stays as it was."""
+    old_logp, logp = toy.old_logp.copy(), toy.logp.copy()
+    for answer, token, p_old, p_new in edits:
+        i, t = int(answer) - 1, int(token) - 1
+        if not (0 <= i < len(toy.rewards) and 0 <= t < toy.lengths[i]):
+            raise ValueError(f"answer {answer} has no token {token}.")
+        for name, p in (("p_old", p_old), ("p_new", p_new)):
+            if not (isinstance(p, (int, float)) and 0 < p <= 1):
+                raise ValueError(
+                    f"{name} of answer {answer}, token {token} must be a probability in (0, 1], "
+                    f"got {p!r}."
+                )
+        old_logp[i, t], logp[i, t] = np.log(p_old), np.log(p_new)
+    return replace(toy, old_logp=old_logp, logp=logp)
+
+
+def probabilities_table(toy: ToyBatch) -> dict[str, list]:
+    """Columns answer, token, p_old, p_new: one row per real token (1-based labels)."""
+    i, t = np.nonzero(toy.mask)
+    return {
+        "answer": (i + 1).tolist(),
+        "token": (t + 1).tolist(),
+        "p_old": np.exp(toy.old_logp[i, t]).tolist(),
+        "p_new": np.exp(toy.logp[i, t]).tolist(),
+    }
 
 
 def logit_bump(logp: np.ndarray, z) -> np.ndarray:

@@ -37,6 +37,12 @@ except ValueError as e:
     title, rewards, lengths = loss_lab.PRESETS["binary"]
     group = (tuple(float(r) for r in rewards), lengths, float(step), int(seed))
     toy = lp.batch(*group)
+edits = lp.hand_edits(toy, group)
+try:
+    toy = lp.batch(*group, edits)
+    group = (*group, edits)
+except ValueError as e:
+    st.warning(f"These probabilities cannot be used: {e} Showing the computed ones.")
 st.caption(lp.group_caption(toy, origin, step))
 
 # 2. The loss -----------------------------------------------------------------------------

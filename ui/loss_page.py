@@ -109,8 +109,45 @@ def group_picker() -> tuple[tuple[float, ...], tuple[int, ...], str]:
 
 
 @st.cache_resource(**REMEMBER)
-def batch(rewards: tuple, lengths: tuple, step: float, seed: int) -> loss_lab.ToyBatch:
-    return loss_lab.toy_batch(rewards, lengths, step=step, seed=seed)
+def batch(
+    rewards: tuple, lengths: tuple, step: float, seed: int, edits: tuple = ()
+) -> loss_lab.ToyBatch:
+    """The toy batch of a group, with the probabilities set by hand (``edits``) applied."""
+    toy = loss_lab.toy_batch(rewards, lengths, step=step, seed=seed)
+    return loss_lab.with_probabilities(toy, edits) if edits else toy
+
+
+def hand_edits(toy: loss_lab.ToyBatch, group: tuple) -> tuple:
+    """An editor of every token's p_old and p_new (in an expander); returns the cells the
+    reader changed as (answer, token, p_old, p_new). A new group starts a fresh editor."""
+    table = pd.DataFrame(loss_lab.probabilities_table(toy))
+    with st.expander("Enter the probabilities by hand"):
+        st.caption(
+            "Change p_old (when sampled) or p_new (after the step) of any token; the link "
+            "keeps the group and settings, not these cells."
+        )
+        edited = st.data_editor(
+            table,
+            key=f"pl.hand_{abs(hash(group)) % 10**12}",
+            hide_index=True,
+            disabled=["answer", "token"],
+            column_config={
+                "p_old": st.column_config.NumberColumn("p_old", format="%.4f"),
+                "p_new": st.column_config.NumberColumn("p_new", format="%.4f"),
+            },
+            width="stretch",
+        )
+    changed = (edited[["p_old", "p_new"]] != table[["p_old", "p_new"]]).any(axis=1)
+    rows = edited[changed]
+    return tuple(
+        (
+            int(r.answer),
+            int(r.token),
+            None if pd.isna(r.p_old) else float(r.p_old),
+            None if pd.isna(r.p_new) else float(r.p_new),
+        )
+        for r in rows.itertuples()
+    )
 
 
 # --- the loss ----------------------------------------------------------------------------
@@ -170,8 +207,8 @@ def loss_controls() -> dict:
 
 @st.cache_resource(**REMEMBER)
 def loss_of(group: tuple, *, on_policy: bool = False, **options):
-    """policy_loss on the toy batch of ``group`` = (rewards, lengths, step, seed), at step 0
-    when ``on_policy``; options as ``loss_controls`` gives them."""
+    """policy_loss on the toy batch of ``group`` = (rewards, lengths, step, seed, edits), at
+    step 0 (logp = old_logp) when ``on_policy``; options as ``loss_controls`` gives them."""
     toy = batch(*group)
     logp = toy.old_logp if on_policy else toy.logp
     return policy_loss(
@@ -229,11 +266,12 @@ def signed_maps(result) -> dict[str, tuple]:
 
 
 def kl_table(toy: loss_lab.ToyBatch, k: dict, beta: float) -> pd.DataFrame:
-    """Per answer: summed k1 and k3, the reward, and the reward with the KL put in it."""
+    """Per answer: summed k1, k2 and k3, the reward, and the reward with β·Σk1 taken out."""
     return pd.DataFrame(
         {
             "answer": range(1, len(toy.rewards) + 1),
             "k1 sum": k["k1"].sum(axis=1),
+            "k2 sum": k["k2"].sum(axis=1),
             "k3 sum": k["k3"].sum(axis=1),
             "reward": toy.rewards,
             f"reward − {fmt(beta)}·Σk1": loss_lab.kl_in_reward(

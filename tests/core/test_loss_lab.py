@@ -14,7 +14,9 @@ from grpo_core.loss_lab import (
     kl_estimators,
     kl_in_reward,
     logit_bump,
+    probabilities_table,
     toy_batch,
+    with_probabilities,
 )
 
 
@@ -93,3 +95,30 @@ def test_kl_in_reward_subtracts_beta_times_summed_k1():
     k1 = np.array([[0.5, 0.5], [-1.0, 0.0]])
     mask = np.array([[1.0, 1.0], [1.0, 0.0]])
     assert kl_in_reward([1.0, 0.0], k1, mask, 0.5).tolist() == [0.5, 0.5]
+
+
+def test_probabilities_set_by_hand_replace_the_computed_ones():
+    toy = toy_batch([1, 0], [2, 3], step=0.5)
+    table = probabilities_table(toy)
+    assert table["answer"] == [1, 1, 2, 2, 2] and table["token"] == [1, 2, 1, 2, 3]
+    np.testing.assert_allclose(table["p_old"], np.exp(toy.old_logp[toy.mask > 0]))
+    hand = with_probabilities(toy, [(2, 3, 0.5, 0.25)])
+    assert hand.old_logp[1, 2] == pytest.approx(math.log(0.5))
+    assert hand.logp[1, 2] == pytest.approx(math.log(0.25))
+    np.testing.assert_array_equal(hand.ref_logp, toy.ref_logp)
+    np.testing.assert_array_equal(hand.logp[0], toy.logp[0])
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        ((1, 3, 0.5, 0.5), "answer 1 has no token 3"),
+        ((1, 1, 0.0, 0.5), "p_old of answer 1, token 1 must be a probability"),
+        ((2, 1, 0.5, 1.5), "p_new of answer 2, token 1"),
+        ((2, 1, 0.5, None), "got None"),
+    ],
+)
+def test_bad_hand_probabilities_are_refused_in_words(edit, words):
+    toy = toy_batch([1, 0], [2, 3], step=0.5)
+    with pytest.raises(ValueError, match=words):
+        with_probabilities(toy, [edit])
