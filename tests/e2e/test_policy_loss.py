@@ -35,6 +35,10 @@ def test_policy_loss_page_at_1440(app_url, browser):
     assert page.locator(".js-plotly-plot .hm, .js-plotly-plot .heatmaplayer image").count() >= 4
     assert metric(page, "Tokens clipped") != "0%"  # one step later, some tokens are clipped
     assert "Yet the gradient is not zero" in main_text(page)
+    assert "These are TRL's defaults" in main_text(page)
+    page.get_by_text("Enter the probabilities by hand").click()
+    settle(page)
+    assert page.locator('[data-testid="stDataFrame"]').count() >= 1  # the editor is drawn
     shot(page, "policy_loss_1440")
 
     # the first, on-policy step under grpo: ratio 1, loss 0, nothing clipped, still a push
