@@ -121,10 +121,7 @@ show(
     container=left,
 )
 right.dataframe(lp.kl_table(toy, k, beta), hide_index=True, key="pl.kl_table", width="stretch")
-right.caption(
-    f"KL in the reward (RLOO, OpenRLHF) changes each answer's reward before its advantage is "
-    f"formed, β = {fmt(beta)}; GRPO leaves the rewards alone and adds β·k3 to every token's loss."
-)
+right.caption(lp.text("kl-table"))
 
 # 6. Every token, the link --------------------------------------------------------------
 st.subheader("6 · Every token, and the link")

@@ -21,16 +21,6 @@ SOURCES = {
     "playground": "The playground's group",
     "walkthrough": "The walkthrough's",
 }
-LOSS_HELP = {
-    "grpo": "mean over each answer's tokens, then over answers (DeepSeekMath)",
-    "bnpo": "one mean over every token of the batch",
-    "dr_grpo": "sum over tokens / (answers × max length) (Dr. GRPO)",
-    "dapo": "sum over tokens / token count (DAPO; TRL's default)",
-    "cispo": "clips the importance weight, keeps every gradient (MiniMax-M1)",
-    "sapo": "a smooth sigmoid gate instead of the clip (SAPO)",
-    "luspo": "sum per answer, mean over answers (LUSPO)",
-    "vespo": "a Gamma weight of the sequence ratio (VESPO)",
-}
 REMEMBER = {"max_entries": 256, "show_spinner": False}
 KL_DEMO_BETA = 0.04
 """β of the KL section while the loss's own β is 0: TRL's default before v0.19."""
@@ -41,6 +31,14 @@ DAPO_EPSILON_HIGH = 0.28
 def text(name: str) -> str:
     """A section of content/policy_loss.md, its claim links pointing at their sources."""
     return cite(prose.section("policy_loss.md", name))
+
+
+def loss_help(loss_type: str) -> str:
+    """The line of content/policy_loss.md's "loss-types" section on ``loss_type``."""
+    for line in text("loss-types").splitlines():
+        if line.startswith(f"- **{loss_type}**: "):
+            return line.removeprefix(f"- **{loss_type}**: ")
+    return ""
 
 
 def bound(key: str, help: str | None = None) -> dict:
@@ -162,7 +160,7 @@ def loss_controls() -> dict:
         index=LOSS_TYPES.index("dapo"),
         **bound("pl.loss_type"),
     )
-    c1.caption(LOSS_HELP[loss_type])
+    c1.caption(loss_help(loss_type))
     level = c2.radio(
         "importance_sampling_level",
         IS_LEVELS,
