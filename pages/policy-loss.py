@@ -125,13 +125,13 @@ right.caption(lp.text("kl-table"))
 
 # 6. Every token, the link --------------------------------------------------------------
 st.subheader("6 · Every token, and the link")
-table = lp.token_table(toy, result)
+table, csv = lp.token_table_and_csv(group, **options)
 with st.expander("Every token as a table"):
     st.dataframe(table, hide_index=True, key="pl.table", width="stretch")
 d1, d2 = st.columns([1, 3])
 d1.download_button(
     "Download CSV",
-    table.to_csv(index=False).encode(),
+    csv,
     file_name="grpo_policy_loss.csv",
     mime="text/csv",
     key="pl.csv",

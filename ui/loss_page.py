@@ -307,6 +307,13 @@ def heatmaps_caption(result, options: dict, maps: dict, clipped: str) -> str:
     )
 
 
+@st.cache_resource(**REMEMBER)
+def token_table_and_csv(group: tuple, **options) -> tuple[pd.DataFrame, bytes]:
+    """``token_table`` of the group under ``options``, and its CSV (computed once)."""
+    table = token_table(batch(*group), loss_of(group, **options))
+    return table, table.to_csv(index=False).encode()
+
+
 def token_table(toy: loss_lab.ToyBatch, result) -> pd.DataFrame:
     """One row per real token: what the heatmaps show, for the CSV."""
     rows = []

@@ -111,3 +111,18 @@ def test_a_bad_link_value_leaves_the_defaults_and_the_page_up():
     assert charts(at) == HEATMAPS
     assert at.selectbox(key="pl.loss_type").value == "dapo"
     assert at.slider(key="pl.step").value == 0.5
+
+
+def test_the_csv_has_one_row_per_real_token_and_the_heatmaps_numbers():
+    from grpo_core.loss import policy_loss
+    from grpo_core.loss_lab import toy_batch
+    from ui.loss_page import token_table
+
+    toy = toy_batch([1, 0, 1], [3, 4, 2], step=1.0)
+    result = policy_loss(toy.logp, toy.old_logp, toy.advantages, toy.mask)
+    table = token_table(toy, result)
+    assert len(table) == 9 and table["answer"].tolist() == [1, 1, 1, 2, 2, 2, 2, 3, 3]
+    assert set(table["region"]) <= {"free", "low", "high", "delta"}
+    real = toy.mask > 0
+    assert table["push_on_logp"].tolist() == (-result.grad[real]).tolist()
+    assert table["ratio"].tolist() == result.ratio[real].tolist()
