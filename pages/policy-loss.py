@@ -121,6 +121,8 @@ show(
     container=left,
 )
 right.dataframe(lp.kl_table(toy, k, beta), hide_index=True, key="pl.kl_table", width="stretch")
+estimators = figures.kl_bars(lp.kl_sums(k), rows, title="k1, k2, k3 per answer, side by side")
+show(estimators, key="pl.kl_bars")
 right.caption(lp.text("kl-table"))
 
 # 6. Every token, the link --------------------------------------------------------------

@@ -4,6 +4,7 @@ captions and the CSV."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -261,6 +262,11 @@ def signed_maps(result) -> dict[str, tuple]:
         "push": (push, critic_figures.colour_limit(push[real])),
         "loss": (result.per_token, critic_figures.colour_limit(result.per_token[real])),
     }
+
+
+def kl_sums(k: dict) -> dict[str, np.ndarray]:
+    """Each estimator summed over each answer's tokens (padding is 0): (K,) by name."""
+    return {name: values.sum(axis=1) for name, values in k.items()}
 
 
 def kl_table(toy: loss_lab.ToyBatch, k: dict, beta: float) -> pd.DataFrame:

@@ -7,7 +7,7 @@ from grpo_core.loss import LOSS_TYPES
 from tests.app.conftest import open_page, texts
 
 PAGE = "pages/policy-loss.py"
-HEATMAPS = 5
+CHARTS = 6  # five heatmaps and the k1/k2/k3 bars
 
 
 def metric(at, label: str) -> str:
@@ -25,7 +25,7 @@ def charts(at) -> int:
 def test_default_view_draws_and_answers():
     at = open_page(PAGE)
     assert not at.exception, at.exception
-    assert charts(at) == HEATMAPS
+    assert charts(at) == CHARTS
     assert metric(at, "Tokens clipped") != "0%"  # one step later, some ratios left the range
     text = page_text(at)
     assert "Yet the gradient is not zero" in text
@@ -54,7 +54,7 @@ def test_every_loss_type_and_level_renders():
             at.radio(key="pl.level").set_value(level)
             at.run()
             assert not at.exception, (loss_type, level, at.exception)
-            assert charts(at) == HEATMAPS
+            assert charts(at) == CHARTS
             assert loss_type in page_text(at)
 
 
@@ -108,7 +108,7 @@ def test_a_bad_link_value_leaves_the_defaults_and_the_page_up():
     # The browser test checks the message (tests/e2e/test_policy_loss.py).
     at = open_page(PAGE, query={"pl.step": "lots", "pl.loss_type": "ppo"})
     assert not at.exception, at.exception
-    assert charts(at) == HEATMAPS
+    assert charts(at) == CHARTS
     assert at.selectbox(key="pl.loss_type").value == "dapo"
     assert at.slider(key="pl.step").value == 0.5
 

@@ -149,3 +149,29 @@ def kl_heatmap(kl, mask, rows: tuple[str, ...], *, title: str) -> dict:
         colorbar={"title": {"text": "KL term ≥ 0", "side": "right"}},
         hover="KL = %{z:.4f}",
     )
+
+
+@cached_figure
+def kl_bars(sums: dict[str, np.ndarray], rows: tuple[str, ...], *, title: str) -> dict:
+    """k1, k2, k3 summed over each answer's tokens, side by side: one bar group per answer,
+    each estimator a colour and a hatch (k1's bars can point down)."""
+    hatches = ("", "/", ".")
+    data = [
+        {
+            "type": "bar",
+            "x": list(rows),
+            "y": np.asarray(values, dtype=float),
+            "name": name,
+            "marker": {"color": SERIES[i], "pattern": {"shape": hatches[i]}},
+            "hovertemplate": f"%{{x}}<br>{name} sum = %{{y:.4f}}<extra></extra>",
+        }
+        for i, (name, values) in enumerate(sums.items())
+    ]
+    return figure(
+        data,
+        title,
+        340,
+        barmode="group",
+        xaxis={"type": "category", "tickangle": -45},
+        yaxis={"title": "summed over the answer's tokens"},
+    )
