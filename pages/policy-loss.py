@@ -121,8 +121,9 @@ show(
     container=left,
 )
 right.dataframe(lp.kl_table(toy, k, beta), hide_index=True, key="pl.kl_table", width="stretch")
-estimators = figures.kl_bars(lp.kl_sums(k), rows, title="k1, k2, k3 per answer, side by side")
-show(estimators, key="pl.kl_bars")
+sums = lp.kl_sums(k)
+show(figures.kl_bars(sums, rows, title="k1, k2, k3 per answer, side by side"), key="pl.kl_bars")
+st.caption(lp.kl_bars_caption(sums))
 right.caption(lp.text("kl-table"))
 
 # 6. Every token, the link --------------------------------------------------------------

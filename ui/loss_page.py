@@ -269,6 +269,17 @@ def kl_sums(k: dict) -> dict[str, np.ndarray]:
     return {name: values.sum(axis=1) for name, values in k.items()}
 
 
+def kl_bars_caption(sums: dict[str, np.ndarray]) -> str:
+    """The bars' key numbers: each estimator's total, and the answers whose k1 sum is < 0."""
+    totals = ", ".join(f"{name} {fmt(values.sum())}" for name, values in sums.items())
+    below = [str(i) for i, v in enumerate(sums["k1"], 1) if v < 0]
+    return (
+        f"Grouped bars per answer: k1 (solid), k2 (hatched /), k3 (dotted), each summed over "
+        f"the answer's tokens. Totals: {totals}. "
+        + (f"k1 is negative for answer {', '.join(below)}." if below else "No k1 sum is negative.")
+    )
+
+
 def kl_table(toy: loss_lab.ToyBatch, k: dict, beta: float) -> pd.DataFrame:
     """Per answer: summed k1, k2 and k3, the reward, and the reward with β·Σk1 taken out."""
     return pd.DataFrame(

@@ -33,6 +33,7 @@ def test_default_view_draws_and_answers():
     assert "Unlikely tokens move most" in text
     assert "share one ratio, exp(mean log r)" in text
     assert "k1 is negative on" in text
+    assert "Grouped bars per answer: k1 (solid)" in text
     assert "claim:" not in text  # claim links point at their sources
     assert len(at.get("download_button")) == 1
 

@@ -25,7 +25,7 @@ def no_sideways_scroll(page) -> bool:
 
 
 def test_policy_loss_page_at_1440(app_url, browser):
-    context = browser.new_context(viewport={"width": 1440, "height": 4200})  # the whole page
+    context = browser.new_context(viewport={"width": 1440, "height": 5000})  # the whole page
     page = context.new_page()
     page.set_default_timeout(30_000)
     open_path(page, app_url, "/policy-loss")
