@@ -8,6 +8,7 @@
    in the same run. Target: ratio <= 1.3.
 
     .venv/bin/python bench/bench_pages.py [--repeats 15] [--browser-repeats 7]
+    .venv/bin/python bench/bench_pages.py --page policy-loss   # one page, no browser
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ CHANGES = {
     "difficulty": ("number_input", "dif.k", [8, 16, 4]),
     "dynamic-sampling": ("slider", "dyn.p", [0.2, 0.5, 0.8]),
     "critic": ("slider", "cr.bias", [0.3, 0.0, -0.2]),
+    "policy-loss": ("slider", "pl.step", [0.3, 0.6, 1.0, 1.4, 0.0]),
     "simulator": ("toggle", None, None),  # a display switch: the cached run is reused
     "quiz": ("text_input", "qz.seed_in", ["42", "7", "123"]),
     "interview": ("number_input", "iv.n", [3, 5, 4]),
@@ -142,17 +144,22 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--browser-repeats", type=int, default=7)
+    parser.add_argument("--page", help="measure only this page (file stem); skips the browser")
     args = parser.parse_args()
 
     print(f"server-side rerun after a widget change (AppTest), median of {args.repeats}:")
     worst = 0.0
     for section, entries in PAGES.items():
         for stem, title, *_ in entries:
+            if args.page and stem != args.page:
+                continue
             ms = rerun_ms(f"pages/{stem}.py", stem, args.repeats)
             worst = max(worst, ms)
             flag = "" if ms <= 100 else "   <-- over 100 ms"
             print(f"  {section:8s} {title:32s} {ms:7.1f} ms{flag}")
     print(f"  slowest page: {worst:.1f} ms (target <= 100 ms)")
+    if args.page:
+        return
 
     if not Path(CHROMIUM).exists():
         print(f"\nbrowser timing skipped: {CHROMIUM} is not installed")

@@ -30,6 +30,7 @@ TOPICS: dict[str, str] = {
     "float32": "float32 precision",
     "kl": "The KL penalty: loss or reward, k1/k2/k3, beta",
     "multi-reward": "Several rewards: sum first or normalise first (GDPO)",
+    "loss": "The policy loss: ratio, clip, aggregation and KL",
 }
 """Topic slug -> title: every part of the app a question can be about."""
 

@@ -35,6 +35,7 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         ("dynamic-sampling", "Zero-spread groups & DAPO", "filter_alt", "dynamic-sampling"),
         # critic pages
         ("critic", "PPO critic vs GRPO", "psychology", "critic"),
+        ("policy-loss", "From advantage to update", "functions", "policy-loss"),
         ("simulator", "Training simulator", "monitoring", "simulator"),
         # training-log pages
         ("training-log", "Inspect a training log", "dataset", "training-log"),

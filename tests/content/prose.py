@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 import content
 
-MARKDOWN = ("guide.md", "cheatsheet.md", "critic.md", "home.md", "length_normalisation.md")
+MARKDOWN = (
+    "guide.md",
+    "cheatsheet.md",
+    "critic.md",
+    "home.md",
+    "length_normalisation.md",
+    "policy_loss.md",
+)
 TOML = ("lab.toml", "walkthrough.toml", "worked_example.toml", "training_log.toml")
 QUIZ = "questions.toml"
 
@@ -81,12 +88,18 @@ def _markdown_units(name: str) -> Iterator[Unit]:
     yield from flush()
 
 
+MATCHER_KEYS = frozenset({"needs", "or_needs", "actor", "rivals", "or_actor"})
+"""A follow-up key point's matching vocabulary (practice.followup): phrasings a candidate
+might type ("std 0.1"), never shown as prose, so neither a claim nor a quoted figure."""
+
+
 def _strings(value, where: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield where, value
     elif isinstance(value, dict):
         for key, v in value.items():
-            yield from _strings(v, f"{where}.{key}" if where else key)
+            if key not in MATCHER_KEYS:
+                yield from _strings(v, f"{where}.{key}" if where else key)
     elif isinstance(value, list):
         for i, v in enumerate(value):
             yield from _strings(v, f"{where}[{i}]")

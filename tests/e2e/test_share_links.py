@@ -118,6 +118,9 @@ SCENARIOS = {  # name: (page file, how to change its inputs; None: change them o
                                     click(p, "switch", "Per-token KL penalty"))),
     "simulator": ("simulator", lambda p: (fill(p, "Training steps", "50"), fill(p, "Seeds", "2"),
                                           choose(p, "Reward", "partial"))),
+    "policy-loss": ("policy-loss", lambda p: (fill(p, "Seed (token probabilities)", "3"),
+                                              choose(p, "loss_type", "grpo"),
+                                              click(p, "switch", "Two-sided cap δ"))),
 }  # fmt: skip
 
 
