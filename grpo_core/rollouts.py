@@ -20,6 +20,7 @@ mapped by hand (``ColumnMap``). Nothing is ever evaluated: text stays text.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from grpo_core import log_guards
 from grpo_core.inference import fit_conventions
 from grpo_core.log_summary import group_size_notes, log_groups
 
@@ -292,11 +294,18 @@ def _read_jsonl(data, mapping):
     import pyarrow as pa
     import pyarrow.json as pajson
 
-    head = data.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    data.seek(0)
+    text = data.getvalue() if isinstance(data, io.BytesIO) else data.read()
     try:
-        array = head.startswith(b"[")
-        raw = pd.read_json(data) if array else _to_pandas(pajson.read_json(data))
+        log_guards.json_nesting(text)  # before any parser: deep nesting crashes pyarrow's
+    except log_guards.NestingError as e:
+        raise LogError(str(e)) from None
+    try:
+        if text.lstrip(b" \t\r\n").startswith(b"["):
+            raw = _json_array(text)
+        else:
+            raw = _to_pandas(pajson.read_json(io.BytesIO(text)))
+    except LogError:
+        raise
     except (pa.ArrowInvalid, ValueError, UnicodeDecodeError) as e:
         raise LogError(
             f"This JSON lines file cannot be read (one JSON object per line): {_first_line(e)}"
@@ -305,6 +314,20 @@ def _read_jsonl(data, mapping):
     numeric = _numeric_columns(raw)
     mapping = mapping or detect_columns(raw.columns, numeric)
     return raw, list(raw.columns), mapping
+
+
+def _json_array(text: bytes) -> pd.DataFrame:
+    """A JSON document holding one array of row objects (already checked for nesting)."""
+    rows = json.loads(text)
+    if not isinstance(rows, list):
+        raise LogError("This JSON file holds one value, not a list of rows.")
+    bad = next((i for i, row in enumerate(rows) if not isinstance(row, dict)), None)
+    if bad is not None:
+        raise LogError(
+            f"Row {bad + 1}: the JSON array holds {_excerpt(json.dumps(rows[bad]))}, not an "
+            'object with named fields such as {"prompt": …, "reward": …}.'
+        )
+    return pd.DataFrame.from_records(rows)
 
 
 def _read_parquet(data, mapping):
