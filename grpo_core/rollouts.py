@@ -19,6 +19,7 @@ mapped by hand (``ColumnMap``). Nothing is ever evaluated: text stays text.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -29,15 +30,12 @@ import numpy as np
 import pandas as pd
 
 from grpo_core import log_guards
+from grpo_core.groups import MAX_ABS_REWARD
 from grpo_core.inference import fit_conventions
-from grpo_core.log_summary import group_size_notes, log_groups
+from grpo_core.log_summary import group_codes, group_size_notes, log_groups
 
 MAX_BYTES = 100 * 2**20
 """The largest file read: 100 MB."""
-MAX_ROWS = 5_000_000
-"""The most rows a log may have (a Parquet file's metadata is checked before reading)."""
-MAX_UNCOMPRESSED_BYTES = 1 * 2**30
-"""The most a Parquet file may promise to decompress to (its row groups' total size)."""
 SNIFF_ROWS = 200
 """Rows read to detect the columns of a CSV file before reading it whole."""
 
@@ -115,12 +113,16 @@ def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
     Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
     missing or non-numeric reward column; the message names the row and column.
     """
-    data = _open(file)
-    fmt = detect_format(data.read(1024))
-    data.seek(0)
-    reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
-    raw, columns, mapping = reader(data, mapping)
+    try:
+        data = log_guards.without_bom(_open(file))
+        fmt = detect_format(data.read(1024))
+        data.seek(0)
+        reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
+        raw, columns, mapping = reader(data, mapping)
+    except log_guards.Refused as e:
+        raise LogError(str(e)) from None
     frame = normalise(raw, mapping)
+    _check_groups(frame)
     notes = group_size_notes(frame) + suspicious_text(frame)
     return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
 
@@ -250,6 +252,17 @@ def _open(file):
     return file
 
 
+def _check_groups(frame: pd.DataFrame) -> None:
+    """LogError when no prompt has two answers: GRPO has nothing to compare."""
+    sizes = np.bincount(group_codes(frame))
+    if sizes.max() < 2:
+        raise LogError(
+            f"Every prompt has one answer (rows 1–{len(frame)}, column prompt): GRPO "
+            "compares the answers to one prompt, so a group needs at least 2. If the log "
+            "has a group id column, choose it as the group under Columns."
+        )
+
+
 def _check_size(size: int) -> None:
     if size > MAX_BYTES:
         raise LogError(
@@ -270,12 +283,16 @@ def _read_csv(data, mapping):
         raise LogError(f"This file is not a readable CSV table: {_first_line(e)}") from None
     if sample.empty:
         raise LogError("The file has a header but no rows.")
+    data.seek(0)
+    delimiter = _delimiter(data)
+    data.seek(0)
+    log_guards.unique_names(
+        next(csv.reader([data.readline(65536).decode("utf-8", "replace")], delimiter=delimiter), [])
+    )
     columns = [str(c) for c in sample.columns]
     numeric = _numeric_columns(sample)
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
-    data.seek(0)
-    delimiter = _delimiter(data)
     data.seek(0)
     wanted = [c for c in mapping.columns() if c in columns]
     text_types = {c: pa.string() for c in (mapping.prompt, mapping.completion, mapping.group) if c}
@@ -295,10 +312,7 @@ def _read_jsonl(data, mapping):
     import pyarrow.json as pajson
 
     text = data.getvalue() if isinstance(data, io.BytesIO) else data.read()
-    try:
-        log_guards.json_nesting(text)  # before any parser: deep nesting crashes pyarrow's
-    except log_guards.NestingError as e:
-        raise LogError(str(e)) from None
+    log_guards.json_nesting(text)  # before any parser: deep nesting crashes pyarrow's
     try:
         if text.lstrip(b" \t\r\n").startswith(b"["):
             raw = _json_array(text)
@@ -338,22 +352,23 @@ def _read_parquet(data, mapping):
         parquet = pq.ParquetFile(data)
     except (pa.ArrowInvalid, OSError) as e:
         raise LogError(f"This Parquet file cannot be read: {_first_line(e)}") from None
-    meta = parquet.metadata
-    promised = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-    if meta.num_rows > MAX_ROWS or promised > MAX_UNCOMPRESSED_BYTES:
-        raise LogError(
-            f"This Parquet file promises {meta.num_rows:,} rows and {promised / 2**20:,.0f} MB "
-            f"once decompressed; the limits are {MAX_ROWS:,} rows and "
-            f"{MAX_UNCOMPRESSED_BYTES / 2**20:,.0f} MB. Nothing was read."
-        )
+    log_guards.parquet_metadata(parquet.metadata)
     schema = parquet.schema_arrow
     columns = list(schema.names)
+    log_guards.unique_names(columns)
     number_types = (pa.types.is_integer, pa.types.is_floating, pa.types.is_boolean)
     numeric = [f.name for f in schema if any(is_type(f.type) for is_type in number_types)]
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
     wanted = [c for c in mapping.columns() if c in columns]
-    return _to_pandas(parquet.read(columns=wanted)), columns, mapping
+    text = [f.name for f in schema if f.name in wanted and log_guards.is_text(f.type)]
+    try:
+        data.seek(0)  # opened again so the text columns stay dictionaries: no row decoded
+        table = pq.ParquetFile(data, read_dictionary=text).read(columns=wanted)
+        table = log_guards.dictionary_text(table, text)  # sized before one string a row
+    except (pa.ArrowInvalid, OSError) as e:
+        raise LogError(f"This Parquet file cannot be read: {_first_line(e)}") from None
+    return _to_pandas(table), columns, mapping
 
 
 def _to_pandas(table) -> pd.DataFrame:
@@ -373,17 +388,23 @@ def _numeric_columns(frame: pd.DataFrame) -> list[str]:
 
 
 def _numbers(values: pd.Series, column: str) -> np.ndarray:
-    """(N,) float64 of a column that must hold finite numbers; LogError naming the row."""
+    """(N,) float64 of a column that must hold finite numbers within ±MAX_ABS_REWARD (the
+    app's bound on a reward); LogError naming the row."""
     if pd.api.types.is_bool_dtype(values.dtype):
         values = values.astype(np.float64)
     if pd.api.types.is_numeric_dtype(values.dtype):
         x = values.to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = ~np.isfinite(x)
+        bad = ~(np.abs(x) <= MAX_ABS_REWARD)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
+            what = (
+                "not a finite number"
+                if not np.isfinite(x[row])
+                else (f"too large: values must lie within ±{MAX_ABS_REWARD:.0e}")
+            )
             raise LogError(
                 f"Row {row + 1}, column {column}: the value is {_excerpt(values.iloc[row])}, "
-                "not a finite number."
+                f"{what}."
             )
         return x
     parsed = pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)

@@ -55,7 +55,11 @@ except LogError as error:
     st.error(f"This log cannot be read. {markdown_safe(str(error))}")
     st.stop()
 log_view.show_notes(log.warnings)
-summary = log_view.summarise(chosen.digest, log.mapping, log.frame)
+try:
+    summary = log_view.summarise(chosen.digest, log.mapping, log.frame)
+except ValueError as error:  # the loader's checks should leave none: still a message
+    st.error(f"This log cannot be summarised. {markdown_safe(str(error))}")
+    st.stop()
 t = summary.totals
 st.caption(
     f"Read as {log.format.upper()}: {plural(t['answers'], 'answer')} in "

@@ -33,7 +33,7 @@ def parquet_dictionary_bomb(rows: int = 50, width: int = 10 * 2**20) -> bytes:
 
     table = pa.table(
         {
-            "prompt": pa.array(["x" * width] * rows).dictionary_encode(),
+            "prompt": _one_entry_dictionary("x" * width, rows),
             "reward": pa.array(np.arange(rows) % 2, type=pa.float64()),
         }
     )
@@ -109,3 +109,51 @@ def zip_of_many(files: int = 10_000) -> bytes:
 
 def frame_csv(frame: pd.DataFrame) -> bytes:
     return frame.to_csv(index=False).encode()
+
+
+def parquet_incompressible_dictionary(rows: int = 300, width: int = 10 * 2**20) -> bytes:
+    """Parquet: one random ``width``-byte string in a dictionary, pointed at by ``rows`` rows.
+
+    Random text does not compress, so the footer's sizes look honest (about ``width``
+    bytes for ``width`` bytes): only the decoded size, rows x width, gives it away.
+    """
+    import os
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    text = os.urandom(width // 2).hex()
+    table = pa.table(
+        {
+            "prompt": _one_entry_dictionary(text, rows),
+            "reward": pa.array(np.arange(rows) % 2, type=pa.float64()),
+        }
+    )
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue()
+
+
+def utf16_excel() -> bytes:
+    """Excel's "Unicode text": UTF-16 with a byte-order mark, tab-separated."""
+    return "prompt\treward\na\t1\na\t0\nb\t1\nb\t0\n".encode("utf-16")
+
+
+HOSTILE = {
+    "deep.jsonl": deep_json_line,
+    "nested_600.jsonl": nested_600,
+    "bomb.parquet": parquet_dictionary_bomb,
+    "one_answer.csv": one_answer_per_prompt,
+    "huge_reward.csv": huge_reward,
+    "repeated_header.csv": repeated_header,
+    "mixed_array.json": json_array_of_objects_and_numbers,
+    "binary_prompt.parquet": parquet_binary_prompt,
+}
+"""Every file the red team uploaded: its name and generator."""
+
+
+def _one_entry_dictionary(text: str, rows: int):
+    """A dictionary array of ``rows`` rows all pointing at ``text`` (built once, not rows times)."""
+    import pyarrow as pa
+
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(rows, np.int32)), pa.array([text]))

@@ -42,8 +42,8 @@ class Limits:
 
 
 LIMITS = Limits()
-PRELOAD = ["grpo_core.rollouts", "pyarrow.csv", "pyarrow.json", "pyarrow.parquet"]
-"""Imported once by the forkserver, so each child starts with them loaded."""
+PRELOAD = ["workers.preload"]
+"""Imported once by the forkserver (single-threaded), so each child starts with them loaded."""
 
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(PRELOAD)

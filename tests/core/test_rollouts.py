@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import content
-from grpo_core import rollouts
+from grpo_core import log_guards, rollouts
 from grpo_core.rollouts import ColumnMap, LogError, detect_columns, detect_format, load, load_log
 
 TRL_LOG = pd.DataFrame(
@@ -153,7 +153,7 @@ def test_an_upload_over_the_limit_is_refused_before_reading(monkeypatch):
 
 
 def test_a_parquet_file_promising_too_much_is_refused_from_its_metadata(monkeypatch):
-    monkeypatch.setattr(rollouts, "MAX_ROWS", 4)
+    monkeypatch.setattr(log_guards, "MAX_ROWS", 4)
     read = []
     monkeypatch.setattr(pq.ParquetFile, "read", lambda *a, **k: read.append(1))
     with pytest.raises(LogError, match=r"promises 8 rows.*Nothing was read"):

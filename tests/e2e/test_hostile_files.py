@@ -10,12 +10,19 @@ from urllib.parse import urlparse
 import pytest
 
 from tests import hostile_files
+from tests.core.test_rollouts_hostile import REFUSED
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
 
 RSS_BOUND_MB = 1024
 """The server's resident memory after every hostile upload (it starts near 300 MB)."""
+
+
+DONE = """() => document.body.innerText.includes('Read as ') || [
+    ...document.querySelectorAll('[data-testid="stAlert"]')
+].some(a => !a.innerText.includes('Choose a CSV'))"""
+"""The page has read the upload: its summary line, or a message other than the prompt."""
 
 
 def server_pid(app_url: str) -> int:
@@ -57,7 +64,8 @@ def upload(page, app_url: str, tmp_path: Path, name: str, data: bytes) -> str:
     path = tmp_path / name
     path.write_bytes(data)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
-    settle(page, 1500)
+    page.wait_for_function(DONE, timeout=120_000)  # the upload and the rerun, on a busy machine
+    settle(page, 500)
     return " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
 
 
@@ -68,3 +76,20 @@ def test_a_line_nested_30000_deep_is_refused_and_the_server_lives(app_url, page,
     shot(page, "hostile_deep_json")
     assert_server_alive(app_url)
     assert rss_mb(server_pid(app_url)) < RSS_BOUND_MB
+
+
+@pytest.mark.parametrize("name", sorted(hostile_files.HOSTILE))
+def test_every_hostile_file_gets_a_message_and_the_server_stays_well(app_url, page, tmp_path, name):
+    alerts = upload(page, app_url, tmp_path, name, hostile_files.HOSTILE[name]())
+    assert_healthy(page)
+    assert REFUSED[name] in alerts
+    assert page.locator("h1").first.inner_text() == "Inspect a training log"
+    shot(page, f"hostile_{name.replace('.', '_')}")
+    assert_server_alive(app_url)
+    assert rss_mb(server_pid(app_url)) < RSS_BOUND_MB
+
+
+def test_an_excel_csv_with_a_byte_order_mark_reads(app_url, page, tmp_path):
+    upload(page, app_url, tmp_path, "excel.csv", hostile_files.excel_bom())
+    assert_healthy(page)
+    assert "Read as CSV: 4 answers in 2 groups over 1 step" in page.inner_text("body")

@@ -76,3 +76,14 @@ def test_an_endless_parse_is_stopped(function):
 def test_the_nested_line_that_crashed_the_server_is_refused_by_name():
     with pytest.raises(LogError, match="Line 1: the JSON is nested more than 32 levels"):
         upload.load_log(hostile_files.deep_json_line())
+
+
+def test_the_forkserver_has_no_other_thread_to_fork():
+    import subprocess
+    import sys
+
+    code = "import os, workers.preload; print(len(os.listdir('/proc/self/task')))"
+    root = content.path("..").resolve()
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
+    count = run.stdout
+    assert count.strip() == "1"
