@@ -207,14 +207,18 @@ def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
     return frame
 
 
-FORMULA = r"^\s*[=@]|^\s*[+\-]\s*[A-Za-z(]"
-"""Text a spreadsheet would run as a formula (=, @, or + or - before a name)."""
-HTML = r"<\s*/?\s*[A-Za-z!][^>]*>"
-"""An HTML tag."""
+HTML = re.compile(
+    r"<\s*/?\s*(script|img|iframe|frame|svg|math|style|link|meta|base|object|embed|form|input"
+    r"|button|a|video|audio|source|body|html|details|marquee|textarea|select)\b[^>]*>",
+    re.IGNORECASE,
+)
+"""An HTML tag that would run, load or draw something. Reasoning tags (<think>, <answer>)
+are not HTML; a leading = or + matters only in a CSV, and every CSV the app writes goes
+through ``grpo_core.csv_safe``."""
 
 
 def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
-    """Notes on text cells that look like a spreadsheet formula or HTML, by row and column.
+    """Notes on text cells that hold an HTML tag (see HTML), by row and column.
 
     They are never run: the page shows them escaped. At most ``limit`` cells are named.
     """
@@ -223,16 +227,14 @@ def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
         if column not in frame:
             continue
         codes, distinct = pd.factorize(frame[column])  # a prompt repeats K times: test it once
-        for pattern, what in ((FORMULA, "a spreadsheet formula"), (HTML, "HTML")):
-            regex = re.compile(pattern)
-            odd = np.array([bool(regex.search(str(t))) for t in distinct], dtype=bool)
-            hits = np.flatnonzero(odd[codes]) if odd.any() else []
-            for row in hits[:limit]:
-                notes.append(
-                    f"Row {row + 1}, column {column}: the text looks like {what} "
-                    f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
-                    "never run."
-                )
+        odd = np.array([bool(HTML.search(str(t))) for t in distinct], dtype=bool)
+        hits = np.flatnonzero(odd[codes]) if odd.any() else []
+        for row in hits[:limit]:
+            notes.append(
+                f"Row {row + 1}, column {column}: the text looks like HTML "
+                f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
+                "never run."
+            )
     return notes
 
 

@@ -7,6 +7,7 @@ import streamlit as st
 
 import content
 from content import citations
+from grpo_core.csv_safe import frame_csv
 from grpo_core.format import fmt, plural
 from grpo_core.inference import describe_fit
 from grpo_core.multi_reward import compare_aggregations
@@ -90,6 +91,13 @@ if worst.empty:
 else:
     shown = worst[["problem", "step", "prompt", "first_row", "size", "mean", "std"]]
     st.dataframe(shown, hide_index=True, key="tl.worst", width="stretch")
+    st.download_button(
+        "Download the worst groups (CSV)",
+        frame_csv(shown),
+        file_name="worst_groups.csv",
+        mime="text/csv",
+        key="tl.worst_csv",
+    )
     labels = [f"{w.problem} · step {w.step} · row {w.first_row}" for w in worst.itertuples()]
     pick = st.selectbox(
         "Group to open", range(len(worst)), format_func=labels.__getitem__, key="tl.pick"
@@ -108,7 +116,8 @@ else:
     st.dataframe(ranking, hide_index=True, key="tl.ranking", width="stretch")
     unmatched = summary.groups.table[summary.fit.unmatched]
     if len(unmatched):
-        st.warning(f"{plural(len(unmatched), 'group')} match no convention:")
+        verb = "matches" if len(unmatched) == 1 else "match"
+        st.warning(f"{plural(len(unmatched), 'group')} {verb} no convention:")
         st.dataframe(unmatched.head(50), hide_index=True, key="tl.unmatched", width="stretch")
 
 # 5. The other lessons, on these rewards ---------------------------------------------------
@@ -116,9 +125,11 @@ st.subheader("5 · Dr. GRPO, DAPO and the difficulty bias, on these rewards")
 st.markdown(TEXT["log"]["methods"])
 effects = summary.effects
 kept = effects["kept_by_dapo"]
+factor = fmt(t["dapo_sampling_factor"], 3)
 st.markdown(
     f"**Dynamic sampling (DAPO)** would drop {plural(int((~kept).sum()), 'group')} of "
-    f"{len(effects)} and draw about {fmt(t['dapo_sampling_factor'], 3)} prompts per prompt kept."
+    f"{len(effects)} and draw about {factor} {'prompt' if factor == '1' else 'prompts'} "
+    "per prompt kept."
 )
 show(figures.push_figure(effects), key="tl.push")
 if "difficulty_weight" in effects:

@@ -175,13 +175,16 @@ def test_parquet_reads_only_the_mapped_columns(monkeypatch):
     assert "unused" not in seen["columns"]
 
 
-def test_formulas_and_html_are_named_and_kept_as_text():
+def test_html_is_named_and_kept_as_text_and_reasoning_tags_and_formulas_are_not_flagged():
     frame = TRL_LOG.copy()
     frame.loc[1, "prompt"] = '=HYPERLINK("http://evil","x")'
+    frame.loc[2, "completion"] = "<think>2+2</think><answer>4</answer>"
     frame.loc[3, "completion"] = "<script>alert(1)</script>"
+    frame.loc[4, "completion"] = "+1 is right"
     log = load_log(io.BytesIO(as_bytes(frame, "csv")))
-    assert any("Row 2, column prompt" in w and "formula" in w for w in log.warnings)
-    assert any("Row 4, column completion" in w and "HTML" in w for w in log.warnings)
+    html = [w for w in log.warnings if "HTML" in w]
+    assert len(html) == 1 and "Row 4, column completion" in html[0], log.warnings
+    assert not any("formula" in w for w in log.warnings)  # it matters only in a CSV
     assert log.frame.loc[3, "completion"] == "<script>alert(1)</script>"
 
 
