@@ -134,6 +134,11 @@ def detect_format(head: bytes) -> str:
     """
     if head.startswith(b"PAR1"):
         return "parquet"
+    if head.startswith(b"PK\x03\x04"):  # nothing is unpacked: a zip may be a bomb
+        raise LogError(
+            "This is a zip archive, which is not unpacked here. Upload the log files "
+            "themselves (CSV, JSON lines or Parquet)."
+        )
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if b"\x00" in head:
         raise LogError(

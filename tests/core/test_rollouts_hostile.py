@@ -74,6 +74,16 @@ def test_excel_byte_order_marks_are_read(data):
     assert log.mapping.prompt == "prompt"
 
 
+@pytest.mark.parametrize(
+    "make",
+    [lambda: files.zip_bomb(64 * 2**20), lambda: files.zip_of_many(10_000)],
+    ids=["zip bomb", "10,000 files"],
+)
+def test_a_zip_is_refused_without_unpacking(make):
+    with pytest.raises(LogError, match="zip archive, which is not unpacked"):
+        read(make())
+
+
 def test_a_json_array_of_objects_still_reads():
     log = read(b'[{"prompt": "a", "reward": 1}, {"prompt": "a", "reward": 0}]')
     assert list(log.frame["reward"]) == [1.0, 0.0]
