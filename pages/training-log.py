@@ -155,13 +155,18 @@ else:
     show(figures.aggregation_figure(agg.head(5000)), key="tl.agg_log")
 st.markdown("**The playground's rewards**")
 st.caption(TEXT["multi"]["playground"])
-first = state.parsed_rewards().groups[0] or [1.0, 0.0]
+first = state.parsed_rewards().groups[0]
+first = first if len(first) >= 2 else [1.0, 0.0]  # a group of one has nothing to compare
 start = pd.DataFrame(
     {"accuracy": first, "format": [FORMAT_BONUS * (i % 2 == 0) for i in range(len(first))]}
 )
 editor_key = f"tl.multi.{st.session_state['grid_version']}"  # a new grid starts afresh
 typed = st.data_editor(start, key=editor_key, num_rows="fixed", width="stretch")
 values = typed.to_numpy(dtype=np.float64, na_value=0.0)
-both = compare_aggregations(values, np.zeros(len(values), dtype=int), names=list(typed.columns))
+try:
+    both = compare_aggregations(values, np.zeros(len(values), dtype=int), names=list(typed.columns))
+except ValueError as error:
+    st.warning(markdown_safe(str(error)))
+    st.stop()
 st.dataframe(both, hide_index=True, key="tl.multi_table", width="stretch")
 show(figures.aggregation_figure(both), key="tl.agg_playground")

@@ -135,15 +135,17 @@ def drop_non_finite_numbers(query) -> None:
     which raises OverflowError on those instead of falling back to the default; no widget of
     this app takes a non-finite number. The parameter leaves the URL and the values the
     page was opened with (which the bound widgets read), so the widget shows its default
-    and ``link_values_ignored`` names the parameter."""
+    and ``link_values_ignored`` names the parameter. An empty value goes too: a required
+    segmented control bound to the URL returns None for ``?dif.ddof=``."""
     for key in list(query):
         if key in LINK_PARAMS:
             continue
+        text = query.get(key)
         try:
-            number = float(query.get(key))
+            unusable = text == "" or not math.isfinite(float(text))
         except (TypeError, ValueError, OverflowError):
             continue
-        if not math.isfinite(number):
+        if unusable:
             del query[key]
             _forget_initial_value(key)
 

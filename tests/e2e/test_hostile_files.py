@@ -50,7 +50,7 @@ def rss_mb(pid: int) -> float:
 
 
 def assert_server_alive(app_url: str) -> None:
-    with urllib.request.urlopen(app_url + "/_stcore/health", timeout=10) as response:
+    with urllib.request.urlopen(app_url + "/_stcore/health", timeout=30) as response:
         assert response.status == 200
 
 
