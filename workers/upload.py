@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import resource
 import signal
 from dataclasses import dataclass
+from multiprocessing import forkserver, popen_forkserver, reduction, spawn, util
+from multiprocessing.context import ForkServerProcess, set_spawning_popen
 
 from grpo_core import rollouts
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
@@ -49,6 +52,36 @@ _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(PRELOAD)
 
 
+class _Popen(popen_forkserver.Popen):
+    """The forkserver launch of Python 3.11 (multiprocessing/popen_forkserver.py), less
+    the parent's ``__main__``: Streamlit puts the running app script there, and the child
+    would run app.py again (and hang in it) before parsing anything."""
+
+    def _launch(self, process_obj):
+        prep_data = spawn.get_preparation_data(process_obj._name)
+        prep_data.pop("init_main_from_path", None)
+        prep_data.pop("init_main_from_name", None)
+        buf = io.BytesIO()
+        set_spawning_popen(self)
+        try:
+            reduction.dump(prep_data, buf)
+            reduction.dump(process_obj, buf)
+        finally:
+            set_spawning_popen(None)
+        self.sentinel, w = forkserver.connect_to_new_process(self._fds)
+        _parent_w = os.dup(w)
+        self.finalizer = util.Finalize(self, util.close_fds, (_parent_w, self.sentinel))
+        with open(w, "wb", closefd=True) as f:
+            f.write(buf.getbuffer())
+        self.pid = forkserver.read_signed(self.sentinel)
+
+
+class _Child(ForkServerProcess):
+    @staticmethod
+    def _Popen(process_obj):
+        return _Popen(process_obj)
+
+
 def load_log(data: bytes, mapping: ColumnMap | None = None, limits: Limits = LIMITS) -> LoadedLog:
     """``rollouts.load_log`` of ``data`` run in a limited child process.
 
@@ -64,7 +97,7 @@ def isolated(function, *args, limits: Limits = LIMITS):
     ``function`` and its arguments and result are pickled (a module-level function).
     """
     receive, send = _context.Pipe(duplex=False)
-    child = _context.Process(target=_run, args=(send, function, args, limits), daemon=True)
+    child = _Child(target=_run, args=(send, function, args, limits), daemon=True)
     child.start()
     send.close()  # the child holds the only writer: its exit is our end of file
     try:

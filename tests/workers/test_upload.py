@@ -87,3 +87,19 @@ def test_the_forkserver_has_no_other_thread_to_fork():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
     count = run.stdout
     assert count.strip() == "1"
+
+
+def test_the_child_does_not_run_the_parents_main_script(monkeypatch, tmp_path):
+    """Streamlit puts the running app script in sys.modules["__main__"]; multiprocessing
+    would run it again in the child (app.py, which hung there)."""
+    import sys
+    import types
+
+    marker = tmp_path / "ran"
+    script = tmp_path / "app.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    fake = types.ModuleType("__main__")
+    fake.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    assert upload.isolated(pid) > 0
+    assert not marker.exists()
