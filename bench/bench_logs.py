@@ -71,8 +71,11 @@ def measure(path: str) -> dict:
     fit_conventions(groups, frame["step"].to_numpy()[order], frame["advantage"].to_numpy()[order])
     done = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    import bench_logs  # this file as a module: the worker's child cannot see __main__
+
     from workers import upload
 
+    _peak_load = bench_logs._peak_load
     data = Path(path).read_bytes()
     upload.isolated(_peak_load, b"")  # starts the forkserver: once per server, not per file
     sent = time.perf_counter()
