@@ -3,7 +3,9 @@
 Each case runs in a fresh process (so the peak resident memory, ru_maxrss, is that
 case's own): write a TRL-shaped log (step, prompt, reward, advantage; groups of 16;
 128 prompts a step) as CSV and as Parquet, then time ``rollouts.load_log`` plus what the
-training-log page computes (groups, per-step summary, worst groups, convention fit).
+training-log page computes (groups, per-step summary, worst groups, convention fit), and
+the same load through the upload worker the page uses (``workers.upload``: a child process
+with memory and time limits), with the child's own peak.
 The 10^5 case is also run with a 300-character completion per row. Targets: <= 5 s and
 <= 1 GB for 10^6 rows without text and 10^5 rows with text.
 
@@ -69,16 +71,41 @@ def measure(path: str) -> dict:
     fit_conventions(groups, frame["step"].to_numpy()[order], frame["advantage"].to_numpy()[order])
     done = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    import bench_logs  # this file as a module: the worker's child cannot see __main__
+
+    from workers import upload
+
+    _peak_load = bench_logs._peak_load
+    data = Path(path).read_bytes()
+    upload.isolated(_peak_load, b"")  # starts the forkserver: once per server, not per file
+    sent = time.perf_counter()
+    _, worker_peak = upload.isolated(_peak_load, data)
+    worker = time.perf_counter() - sent
     return {
         "load_s": loaded - start,
         "summary_s": done - loaded,
         "peak_mb": peak / 1024,
         "growth_mb": (peak - before) / 1024,
+        "worker_s": worker,
+        "worker_peak_mb": worker_peak / 1024,
     }
 
 
+def _peak_load(data: bytes):
+    """In the worker's child: the loaded log and the child's peak resident KB."""
+    import io
+
+    from grpo_core import rollouts
+
+    log = rollouts.load_log(io.BytesIO(data)) if data else None
+    return log, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def main() -> None:
-    print(f"{'rows':>9} {'text':>5} {'format':>8} {'load s':>7} {'summary s':>9} {'peak MB':>8}")
+    print(
+        f"{'rows':>9} {'text':>5} {'format':>8} {'load s':>7} {'summary s':>9} {'peak MB':>8}"
+        f" {'worker s':>8} {'worker MB':>9}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for rows, text in CASES:
             for fmt in ("csv", "parquet"):
@@ -92,7 +119,8 @@ def main() -> None:
                 r = json.loads(out.stdout)
                 print(
                     f"{rows:>9,} {'yes' if text else 'no':>5} {fmt:>8} {r['load_s']:>7.2f} "
-                    f"{r['summary_s']:>9.2f} {r['peak_mb']:>8.0f}"
+                    f"{r['summary_s']:>9.2f} {r['peak_mb']:>8.0f} {r['worker_s']:>8.2f} "
+                    f"{r['worker_peak_mb']:>9.0f}"
                 )
 
 

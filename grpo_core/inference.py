@@ -78,15 +78,18 @@ def candidate_advantages(grouped: LogGroups, steps: np.ndarray) -> dict[str, np.
     """(N,) advantages in ``grouped``' sorted order under each candidate.
 
     steps: (N,) step of each sorted position (the batch of a "batch" scaling).
-    A convention that refuses the log (a group of one answer) is left out.
+    A convention that refuses the log (a group of one answer) is left out, and so is the
+    float32 candidate of a log with a reward beyond float32's range (no float32 run wrote it).
     """
     out = {}
+    fits32 = np.abs(grouped.rewards).max() <= np.finfo(np.float32).max
     for name, conv in CONVENTIONS.items():
         try:
             out[name] = _float64(grouped, steps, conv)
         except ValueError:
             continue
-        if conv.scale == "group" and conv.baseline == "mean" and grouped.sizes.min() > conv.ddof:
+        single = conv.scale == "group" and conv.baseline == "mean"
+        if single and fits32 and grouped.sizes.min() > conv.ddof:
             out[name + FLOAT32] = _float32(grouped, conv)
     return out
 

@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from grpo_core import advantage_trace
+from grpo_core.csv_safe import frame_csv
 from grpo_core.format import fmt, plural, signed
 from grpo_core.multi_reward import collapsed, compare_aggregations
 from grpo_core.rewards import SCENARIOS
@@ -145,7 +146,7 @@ st.dataframe(table, hide_index=True, key="pg.table", width="stretch")
 d1, d2 = st.columns([1, 3])
 d1.download_button(
     "Download CSV",
-    table.to_csv(index=False).encode(),
+    frame_csv(table),
     file_name="grpo_advantages.csv",
     mime="text/csv",
     key="pg.csv",

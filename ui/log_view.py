@@ -10,7 +10,6 @@ Opening a page writes the shared keys documented in ui/state.py: the grid
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +32,7 @@ from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
 from ui import nav, present, state
 from ui.text import markdown_safe
+from workers import upload
 
 SAMPLE = "sample_log.csv"
 ROLES = ("step", "prompt", "completion", "group", "advantage")
@@ -65,8 +65,9 @@ def chosen_log(source: str, upload) -> Upload | None:
 
 @st.cache_data(max_entries=4, show_spinner="Reading the log…")
 def read(digest: str, _data: bytes, mapping: ColumnMap | None) -> LoadedLog:
-    """``rollouts.load_log`` once per (file, mapping): the digest stands for the bytes."""
-    return rollouts.load_log(io.BytesIO(_data), mapping)
+    """``rollouts.load_log`` once per (file, mapping), in the upload worker's child process
+    (a crash or a bomb there is a LogError here); the digest stands for the bytes."""
+    return upload.load_log(_data, mapping)
 
 
 @dataclass(frozen=True, eq=False)
