@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from grpo_core.format import signed
+from grpo_core.format import plural, signed
 from practice.class_group import RoomGroup
 from practice.class_round import Bar
 from ui.figures.common import cached_figure, figure, sign_marker
@@ -39,22 +39,31 @@ def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -
 
 
 @cached_figure
-def advantage_figure(labels: tuple[str, ...], group: RoomGroup) -> dict:
-    """(K,) one bar per student: their advantage, blue up, vermillion hatched down."""
-    names = [html.escape(x) for x in labels]
+def advantage_figure(labels: tuple[str, ...] | None, group: RoomGroup) -> dict:
+    """(K,) one bar per student: their advantage, blue up, vermillion hatched down.
+
+    ``labels`` None draws the room anonymously (the projector): bars numbered, no names.
+    """
     values = [float(a) for a in group.advantages]
+    k = len(values)
+    named = labels is not None and k <= MAX_LABELLED
+    names = [html.escape(x) for x in labels] if labels is not None else [""] * k
     bar = {
         "type": "bar",
+        "x": names if named else list(range(1, k + 1)),
+        "y": values,
         "marker": sign_marker(values),
-        "customdata": [[n, float(r)] for n, r in zip(names, group.rewards, strict=True)],
-        "hovertemplate": "%{customdata[0]}: reward %{customdata[1]}, advantage %{y:+.3f}"
+        "customdata": [
+            [f"{n}: " if n else "", float(r)] for n, r in zip(names, group.rewards, strict=True)
+        ],
+        "hovertemplate": "%{customdata[0]}reward %{customdata[1]}, advantage %{y:+.3f}"
         "<extra></extra>",
     }
-    if len(names) <= MAX_LABELLED:
-        bar.update(x=names, y=values, text=[signed(v) for v in values], textposition="outside")
-        xaxis = {"type": "category", "tickangle": -45 if len(names) > 12 else 0}
+    if k <= MAX_LABELLED:
+        bar.update(text=[signed(v) for v in values], textposition="outside")
+    if named:
+        xaxis = {"type": "category", "tickangle": -45 if k > 12 else 0}
     else:
-        bar.update(x=list(range(1, len(names) + 1)), y=values)
-        xaxis = {"title": f"{len(names)} students", "showticklabels": False}
+        xaxis = {"title": plural(k, "student"), "showticklabels": False}
     title = f"The room as one group: K = {group.k}, advantages under {group.convention}"
     return figure([bar], title, 420, xaxis=xaxis, yaxis={"title": "advantage", "zeroline": True})

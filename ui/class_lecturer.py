@@ -1,13 +1,16 @@
-"""The lecturer's view of class mode: how to join, what to ask, the room's answers.
+"""The lecturer's screen of class mode: the controls, on a window or a phone the room
+never sees (``?class=<code>&screen=lecturer``, in a browser that holds the lecturer's
+right: ``ui.class_access``).
 
 Peer instruction in four steps, each a button: open a round (a live count, the
 distribution hidden) -> close it and show the distribution -> optionally vote again,
 both votes side by side -> reveal the answer and its explanation ("be the group": the
-room's rewards as one GRPO group). Only the live count polls (``live_count``, a tiny
-fragment); the rest redraws when the lecturer presses a button.
+room's rewards as one GRPO group). The projector screen (``ui.class_projector``) follows
+by itself. Ending the session asks for confirmation first.
 
 Widget keys: ``cls.question``, ``cls.group``, ``cls.convention`` (inputs); ``cls.open``,
-``cls.show_distribution``, ``cls.revote``, ``cls.reveal``, ``cls.end``, ``cls.csv``.
+``cls.show_distribution``, ``cls.revote``, ``cls.reveal``, ``cls.end`` (asks),
+``cls.end_confirm``, ``cls.end_cancel``, ``cls.csv``.
 """
 
 from __future__ import annotations
@@ -18,56 +21,40 @@ import streamlit as st
 
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.format import fmt, plural
-from practice.class_group import room_group
-from practice.class_link import join_query, lecturer_query
+from practice.class_link import lecturer_query, projector_query
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
-from practice.class_round import (
-    ASKABLE_KINDS,
-    RoundSpec,
-    decode_spec,
-    distribution,
-    drill_of,
-    grade_answer,
-)
+from practice.class_round import ASKABLE_KINDS, RoundSpec, decode_spec, drill_of
 from practice.store.base import ClassSession, ClassStore, Round
+from ui import class_projector as room
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
-from ui.class_figures import advantage_figure, distribution_figure
-from ui.figures.common import show
 
-POLL_SECONDS = 1.0
-"""How often the live count asks the store (the projector shows a vote within ~1 s)."""
+_ENDING = "cls.ending"
 
 
-def base_url() -> str:
-    return (st.context.url or "").split("?")[0]
-
-
-def join_panel(session: ClassSession, secret: bytes, *, compact: bool) -> None:
-    """The code, the join link and a QR code large enough for the back of the room;
-    once rounds run (``compact``), the code on one line and the rest folded away."""
-    link = f"{base_url()}?{join_query(session.code)}"
-    if compact:
-        st.markdown(f"Join with the code **`{session.code}`** at `{base_url()}`")
-    box = st.expander("Join link and QR code", expanded=not compact)
-    left, right = box.columns([3, 2])
-    with left:
-        st.markdown(f"## Join code: `{session.code}`")
-        st.caption("Open the link, scan the code, or type the code on this page.")
-        st.code(link, language=None, wrap_lines=True)
-        st.caption("Your lecturer link: keep it private, it controls this session.")
-        st.code(
-            f"{base_url()}?{lecturer_query(session.code, session.created, secret=secret)}",
-            language=None,
-            wrap_lines=True,
+def header(session: ClassSession, secret: bytes) -> None:
+    """Where the room looks (the projector screen) and how to take control on a phone."""
+    st.subheader(f"Lecturer screen · session {session.code}")
+    st.caption(
+        "Keep this window off the projector: it holds the controls. Project the "
+        "projector screen instead; it follows every step you take here."
+    )
+    left, right = st.columns(2)
+    left.link_button(
+        "Open the projector screen",
+        f"{room.base_url()}?{projector_query(session.code)}",
+        icon=":material/cast:",
+        type="primary",
+        width="stretch",
+    )
+    with right.expander("Control from your phone", icon=":material/phone_iphone:"):
+        st.caption(
+            "Scan with your own phone: it gets these controls. Private: never show this "
+            "on the projector. Once opened, the link leaves the phone's address bar."
         )
-    with right:
-        st.image(qr_png(link), caption="Scan to join", width=360)
-
-
-def _askable() -> list[str]:
-    return qw.bank_ids(kinds=ASKABLE_KINDS)
+        link = f"{room.base_url()}?{lecturer_query(session.code, session.created, secret=secret)}"
+        st.image(qr_png(link, scale=6), width=220)
 
 
 def _question_label(qid: str) -> str:
@@ -87,7 +74,12 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
         icon=":material/add_circle:",
     )
     with box.form("cls.ask", border=False):
-        st.selectbox("Question", _askable(), format_func=_question_label, key="cls.question")
+        st.selectbox(
+            "Question",
+            qw.bank_ids(kinds=ASKABLE_KINDS),
+            format_func=_question_label,
+            key="cls.question",
+        )
         st.toggle(
             "Be the group: the room's rewards become one GRPO group",
             key="cls.group",
@@ -112,16 +104,16 @@ def _open_asked(store: ClassStore, code: str) -> None:
     _open(store, code, spec)
 
 
-def round_panel(store: ClassStore, code: str, r: Round) -> None:
+def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     """The current round: its question, the buttons of the next step, and what is revealed."""
+    code = session.code
     spec = decode_spec(r.question)
     question = qw.by_id().get(spec.question_id) if spec else None
     if question is None:
         st.warning("This round's question is not in this server's bank.")
         return
     drill = drill_of(question, spec.seed)
-    kind = "Vote again" if r.revote_of else ("Be the group" if spec.group else "Round")
-    st.subheader(f"{kind} {r.number}: {qw.KIND_TITLES[question.kind]}")
+    st.markdown(f"**{room.round_title(r, question, spec.group)}**")
     view.prompt(question, drill)
     b1, b2 = st.columns(2)
     if r.open:
@@ -154,18 +146,14 @@ def round_panel(store: ClassStore, code: str, r: Round) -> None:
             on_click=_reveal,
             args=(store, code, r.number, "answer"),
         )
-    live_count(store, code, r.number)
+    room.live(store, code, room.state_of(r, session), r.number)
     if r.reveal != "none" and not spec.group:
-        votes = [n for n in (r.revote_of, r.number) if n]
-        for column, n in zip(st.columns(len(votes)), votes, strict=True):
-            bars = tuple(distribution(question, drill, store.tally(code, n)))
-            title = ("Second vote" if n == r.number else "First vote") if r.revote_of else ""
-            figure = distribution_figure(bars, title or "The room's answers", r.reveal == "answer")
-            show(figure, key=f"cls.dist.{n}", container=column)
+        room.vote_charts(store, code, r, question, drill)
     if r.reveal == "answer":
         if spec.group:
             group_panel(store, code, r, question, drill, spec)
-        view.answer_key(question, drill)
+        with st.expander("The answer and its explanation (as on the projector)"):
+            view.answer_key(question, drill)
 
 
 def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:
@@ -173,68 +161,59 @@ def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:
     store.set_reveal(code, number, reveal)
 
 
-@st.fragment(run_every=POLL_SECONDS)
-def live_count(store: ClassStore, code: str, number: int) -> None:
-    """How many have answered (the distribution stays hidden): the one polling part."""
-    answered = sum(store.tally(code, number).values())
-    joined = len(store.students(code))
-    st.metric("Answers", f"{answered} of {joined}", border=True)
-
-
 def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) -> None:
-    """The room's rewards as one group: K, mean, std, and every student's advantage."""
-    answers = store.answers(code, r.number)
-    rewards = [grade_answer(question, drill, a.answer).reward for a in answers]
-    names = list(CONVENTIONS)
+    """The room as one group, with every student's name (this screen only), under the
+    round's convention or another one tried here (the room keeps seeing the round's)."""
     convention = (
         st.segmented_control(
-            "Convention",
-            names,
+            f"Convention (this screen only; the room sees {spec.convention})",
+            list(CONVENTIONS),
             default=spec.convention,
             key=f"cls.shown_convention.{r.number}",
         )
         or spec.convention
     )
-    group = room_group(rewards, convention)
-    k, m, s = st.columns(3)
-    k.metric("K (students who answered)", group.k)
-    m.metric("Mean reward", fmt(group.mean))
-    s.metric("Std", fmt(group.std))
-    if group.note:
-        st.info(group.note)
-    if group.k:
-        show(advantage_figure(tuple(a.label for a in answers), group), key="cls.advantages")
-        right = sum(x == 1 for x in rewards)
-        st.markdown(
-            f"{plural(right, 'student')} of {group.k} got it right: each of them gets "
-            "a positive advantage, the larger the fewer got it right; a wrong answer gets "
-            "a negative one. The same formula as in the walkthrough, with the room's numbers:"
+    group, answers = room.group_summary(store, code, r, question, drill, convention, named=True)
+    if not group.k:
+        return
+    right = sum(x == 1 for x in group.rewards)
+    st.markdown(
+        f"{plural(right, 'student')} of {group.k} got it right: each of them gets "
+        "a positive advantage, the larger the fewer got it right; a wrong answer gets "
+        "a negative one. The same formula as in the walkthrough, with the room's numbers:"
+    )
+    with st.expander("Step by step, on the room's numbers"):
+        st.dataframe(
+            {
+                "student": [a.label for a in answers],
+                "reward R_i": group.rewards,
+                "R_i − baseline": group.centred,
+                "advantage A_i": group.advantages,
+            },
+            hide_index=True,
+            column_config={
+                name: st.column_config.NumberColumn(format="%.4f")
+                for name in ("R_i − baseline", "advantage A_i")
+            },
         )
-        with st.expander("Step by step, on the room's numbers"):
-            st.dataframe(
-                {
-                    "student": [a.label for a in answers],
-                    "reward R_i": group.rewards,
-                    "R_i − baseline": group.centred,
-                    "advantage A_i": group.advantages,
-                },
-                hide_index=True,
-                column_config={
-                    name: st.column_config.NumberColumn(format="%.4f")
-                    for name in ("R_i − baseline", "advantage A_i")
-                },
-            )
-        conv = get_convention(convention)
-        if conv.baseline == "mean" and conv.scale == "group":
-            st.latex(
-                rf"A_i = \frac{{R_i - {fmt(group.mean)}}}{{{fmt(group.std)} + {fmt(conv.eps)}}}"
-            )
-        else:
-            st.caption(f"{conv.library}: {conv.description}")
+    conv = get_convention(convention)
+    if conv.baseline == "mean" and conv.scale == "group":
+        st.latex(rf"A_i = \frac{{R_i - {fmt(group.mean)}}}{{{fmt(group.std)} + {fmt(conv.eps)}}}")
+    else:
+        st.caption(f"{conv.library}: {conv.description}")
+
+
+def _ask_to_end(ask: bool) -> None:
+    st.session_state[_ENDING] = ask
+
+
+def _end(store: ClassStore, code: str) -> None:
+    st.session_state[_ENDING] = False
+    store.end_session(code)
 
 
 def end_panel(store: ClassStore, session: ClassSession) -> None:
-    """End the session, and its results as CSV."""
+    """The results as CSV, and ending the session (after a confirmation)."""
     rounds = store.rounds(session.code)
     convention = st.session_state.get("cls.convention") or "trl"
     rows = result_rows(
@@ -251,7 +230,35 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
         key="cls.csv",
         icon=":material/download:",
     )
+    if session.ended:
+        right.info("This session has ended.")
+    elif not st.session_state.get(_ENDING):
+        right.button("End the session…", key="cls.end", on_click=_ask_to_end, args=(True,))
+    else:
+        with right.container(border=True):
+            st.warning(
+                "End the session for everyone? No more rounds or answers; "
+                "the results stay downloadable."
+            )
+            yes, no = st.columns(2)
+            yes.button(
+                "Yes, end it",
+                key="cls.end_confirm",
+                type="primary",
+                on_click=_end,
+                args=(store, session.code),
+            )
+            no.button("Cancel", key="cls.end_cancel", on_click=_ask_to_end, args=(False,))
+
+
+def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> None:
+    """Everything the lecturer controls, in the order of a lecture."""
+    header(session, secret)
+    current = store.current_round(session.code)
+    if current is not None:
+        round_panel(store, session, current)
+    else:
+        room.live(store, session.code, None, None)
     if not session.ended:
-        right.button(
-            "End the session", key="cls.end", on_click=store.end_session, args=(session.code,)
-        )
+        ask_panel(store, session.code, first=current is None)
+    end_panel(store, session)

@@ -31,6 +31,7 @@ from practice.store.base import (
 )
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
+from ui.class_projector import state_of
 from ui.text import markdown_safe
 
 POLL_SECONDS = 1.5
@@ -57,16 +58,12 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
             st.rerun()
 
 
-def _state(r: Round | None, session: ClassSession):
-    return None if r is None else (r.number, r.open, r.reveal, session.ended)
-
-
 @st.fragment(run_every=POLL_SECONDS)
 def watch(store: ClassStore, code: str, shown) -> None:
     """Rerun the page when the round it shows changed (opened, closed, revealed)."""
     try:
         session = store.session(code)
-        now = _state(store.current_round(code), session)
+        now = state_of(store.current_round(code), session)
     except UnknownSession:
         now = "gone"
     except Exception:
@@ -113,7 +110,7 @@ def student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     code = session.code
     resend_pending(store, code, token)
     r = store.current_round(code)
-    watch(store, code, _state(r, session))
+    watch(store, code, state_of(r, session))
     if session.ended:
         st.info("The lecturer ended this session. Thank you for taking part!")
         return

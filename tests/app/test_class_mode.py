@@ -39,22 +39,100 @@ def all_text(at) -> str:
     return "\n".join(str(p) for p in parts)
 
 
-def test_the_start_page_starts_a_session_with_a_signed_lecturer_link(store):
+CONTROLS = {"cls.open", "cls.end", "cls.end_confirm", "cls.reveal", "cls.show_distribution",
+            "cls.revote", "cls.csv", "cls.question"}  # fmt: skip
+
+
+def everything(at) -> str:
+    """Every text, link, image and value the page holds, for a search for the secret."""
+    parts = [all_text(at), str(at.query_params)]
+    parts += [str(e.proto) for e in at.main.children.values()]
+    parts += [str(node.proto) for node in _walk(at.main)]
+    return "\n".join(parts)
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
+
+
+def test_starting_a_session_opens_the_lecturer_screen_with_no_secret_in_the_url(store):
     at = open_page(PAGE)
     assert not at.exception
     at.button(key="cls.start").click().run()
     assert not at.exception
     code = at.query_params["class"]
     session = store.session(code)
-    assert at.query_params["lecturer"] == lecturer(session)["lecturer"]
-    assert f"Join code: `{code}`" in all_text(at)
-    assert at.get("image"), "the QR code is drawn"
+    assert at.query_params["screen"] == "lecturer" and "lecturer" not in at.query_params
     assert {"cls.open", "cls.question", "cls.group", "cls.end"} <= keys(at)
+    assert "cls.end_confirm" not in keys(at), "ending asks first"
     at.selectbox(key="cls.question").set_value("choice-which-rewards")
     at.button(key="cls.open").click().run()
     assert not at.exception
     assert any(m.value == "0 of 0" for m in at.metric), "the round shows at once, counting"
     assert store.current_round(code).open
+    tag = lecturer(session)["lecturer"]
+    assert tag not in str(at.query_params)
+
+
+def test_the_lecturer_link_leaves_the_url_once_opened_and_keeps_control(store):
+    session = store.create_session()
+    at = open_page(PAGE, query=lecturer(session))
+    assert not at.exception
+    assert "lecturer" not in at.query_params and at.query_params["screen"] == "lecturer"
+    assert {"cls.open", "cls.end"} <= keys(at)
+    scripts = [e.proto.body for e in at.get("html") if "document.cookie" in e.proto.body]
+    assert len(scripts) == 1 and "grpo_lecturer_" + session.code in scripts[0]
+    assert "SameSite=Strict" in scripts[0]
+    at.run()  # the right stays with this browser tab, without the tag in the URL
+    assert {"cls.open", "cls.end"} <= keys(at)
+
+
+@pytest.mark.parametrize("forged", ["A" * 22, "é€✓", "\u202e" * 10, "x" * 500, ""])
+def test_a_forged_or_non_ascii_lecturer_value_gets_no_control_and_no_traceback(store, forged):
+    session = store.create_session()
+    at = open_page(PAGE, query={"class": session.code, "lecturer": forged})
+    assert not at.exception
+    assert not CONTROLS & keys(at)
+    assert "lecturer" not in at.query_params, "a wrong tag leaves the URL too"
+    at = open_page(PAGE, query={"class": session.code, "screen": "lecturer"})
+    assert not at.exception and not CONTROLS & keys(at)
+    assert "open your lecturer link" in at.warning[0].value
+
+
+def test_the_projector_screen_shows_the_room_and_no_control_or_secret(store):
+    session = store.create_session()
+    tag = lecturer(session)["lecturer"]
+    for name in ("Ann", "Bo"):
+        store.join(session.code, name)
+    at = open_page(PAGE, query={"class": session.code, "screen": "projector", "present": "1"})
+    assert not at.exception
+    assert not CONTROLS & keys(at)
+    assert any(m.value == "2" for m in at.metric), "joined: N before the first round"
+    assert session.code in everything(at) and at.get("image"), "the join bar: code and QR"
+    store.open_round(session.code, RoundSpec("choice-which-rewards", True, 1).encode())
+    for s, answer in zip(store.students(session.code), "01", strict=True):
+        store.submit(session.code, 1, s.token, answer, "id")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "answer")
+    at.run()
+    assert not at.exception and not CONTROLS & keys(at)
+    assert tag not in everything(at)
+    chart = at.get("plotly_chart")[-1].proto.spec
+    assert "Ann" not in chart and "Bo" not in chart, "the room is anonymous on the projector"
+
+
+def test_ending_the_session_asks_first(store):
+    session = store.create_session()
+    at = open_page(PAGE, query=lecturer(session))
+    at.button(key="cls.end").click().run()
+    assert not at.exception and not store.session(session.code).ended
+    at.button(key="cls.end_cancel").click().run()
+    assert "cls.end_confirm" not in keys(at) and not store.session(session.code).ended
+    at.button(key="cls.end").click().run()
+    at.button(key="cls.end_confirm").click().run()
+    assert not at.exception and store.session(session.code).ended
 
 
 def test_a_student_joins_and_never_sees_the_lecturer_controls(store):
@@ -70,7 +148,7 @@ def test_a_student_joins_and_never_sees_the_lecturer_controls(store):
     assert not {"cls.open", "cls.end", "cls.reveal", "cls.csv"} & keys(at)
     forged = {"class": session.code, "lecturer": "A" * 22, "student": token}
     at = open_page(PAGE, query=forged)
-    assert not at.exception and "cls.open" not in keys(at), "a forged tag gets the student view"
+    assert not at.exception and "cls.open" not in keys(at), "a forged tag gets no control"
 
 
 def test_an_unknown_code_gets_a_clear_message(store):
@@ -172,6 +250,7 @@ def test_the_results_download_and_leaving_the_page_drops_private_parameters(stor
     csv_text = lect.get("download_button")[0].proto.url
     assert csv_text  # the data is served by the media file manager
     lect.button(key="cls.end").click().run()
+    lect.button(key="cls.end_confirm").click().run()
     assert not lect.exception and store.session(session.code).ended
     lect.switch_page("pages/playground.py").run()
     shared = [c.value for c in lect.code if "?" in c.value]

@@ -8,11 +8,18 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grpo_core import advantage_trace, group_advantages
 from practice.bank import load_bank
 from practice.class_group import room_group, why
-from practice.class_link import is_lecturer, lecturer_query, lecturer_tag
+from practice.class_link import (
+    is_lecturer,
+    lecturer_query,
+    lecturer_tag,
+    projector_query,
+)
 from practice.class_results import RoundAnswers, result_rows, results_csv, safe_cell
 from practice.class_round import (
     RoundSpec,
@@ -130,3 +137,14 @@ def test_the_lecturer_link_is_signed_and_a_changed_url_is_refused():
     for forged in ("", None, tag[:-1], tag + "A", "x" * 5000, ["list"]):
         assert not is_lecturer("ABC234", 1.5, forged, secret=SECRET)
     assert lecturer_query("ABC234", 1.5, secret=SECRET) == f"class=ABC234&lecturer={tag}"
+
+
+@given(st.text(max_size=80))
+def test_any_text_as_a_lecturer_tag_is_refused_without_raising(text):
+    """Compared as bytes: non-ASCII, lone surrogates and bidi marks never raise."""
+    assert not is_lecturer("ABC234", 1.5, text, secret=SECRET)
+    assert not is_lecturer("ABC234", 1.5, text + "\udcff", secret=SECRET)
+
+
+def test_the_projector_link_carries_no_secret():
+    assert projector_query("ABC234") == "class=ABC234&screen=projector&present=1"

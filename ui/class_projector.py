@@ -1,0 +1,168 @@
+"""The projector's screen of a class session: what the whole room may see, and nothing else.
+
+``?class=<code>&screen=projector&present=1``. Anyone may open it: it draws no control and
+carries no secret (no lecturer tag, no student token), so the lecturer can project it,
+and a student who opens it sees what the room sees. A join bar (the code in large type,
+the join link and its QR code) stands beside every state of the session, so a late
+arrival can join at any moment. Students are anonymous here: the "be the group" chart
+shows each answer's advantage, never a nickname.
+
+It follows the lecturer by itself: the whole screen is one fragment, drawn afresh every
+second (it has no widget to disturb). The lecturer's screen polls with ``live``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from grpo_core.format import fmt
+from practice.class_group import room_group
+from practice.class_link import join_query
+from practice.class_qr import qr_png
+from practice.class_round import decode_spec, distribution, drill_of, grade_answer
+from practice.store.base import ClassSession, ClassStore, Round, UnknownSession
+from ui import class_round_view as view
+from ui import quiz_widgets as qw
+from ui.class_figures import advantage_figure, distribution_figure
+from ui.figures.common import show
+
+POLL_SECONDS = 1.0
+"""How often the projector asks the store (a vote shows within about a second)."""
+_CSS = """
+<style>
+  .cls-join { text-align: center; line-height: 1.15; }
+  .cls-join .cls-code { font-family: monospace; font-size: 2.6rem; font-weight: 700;
+                        letter-spacing: 0.08em; }
+  .cls-join .cls-where { font-size: 1rem; overflow-wrap: anywhere; }
+</style>
+"""
+
+
+def base_url() -> str:
+    """This page's URL without its query (``http://host:port/class``)."""
+    return (st.context.url or "").split("?")[0]
+
+
+def join_link(code: str) -> str:
+    return f"{base_url()}?{join_query(code)}"
+
+
+def join_bar(session: ClassSession) -> None:
+    """The code in large type, where to type it, and the QR code of the join link."""
+    st.html(_CSS)
+    where = base_url().split("://", 1)[-1]
+    st.markdown(
+        f"<div class='cls-join'>Join at<div class='cls-where'>{where}</div>"
+        f"with the code<div class='cls-code'>{session.code}</div></div>",
+        unsafe_allow_html=True,
+    )
+    st.image(qr_png(join_link(session.code)), caption="Scan to join", width="stretch")
+
+
+def state_of(r: Round | None, session: ClassSession):
+    """What a screen shows, in a value that changes when the lecturer acts."""
+    return None if r is None else (r.number, r.open, r.reveal, session.ended)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def live(store: ClassStore, code: str, shown, number: int | None) -> None:
+    """The lecturer's one polling part: rerun the page when the round it shows changed
+    (from another of the lecturer's devices), else draw how many joined, or how many of
+    them answered round ``number`` (its answers stay hidden)."""
+    try:
+        now = state_of(store.current_round(code), store.session(code))
+    except UnknownSession:
+        now = "gone"
+    except Exception:
+        st.caption(":orange[Reconnecting to the class…]")
+        return
+    if now != shown:
+        st.rerun()
+    count(store, code, number)
+
+
+def count(store: ClassStore, code: str, number: int | None) -> None:
+    """How many joined, or how many of them answered round ``number``."""
+    joined = len(store.students(code))
+    if number is None:
+        st.metric("Joined", joined, border=True)
+    else:
+        answered = sum(store.tally(code, number).values())
+        st.metric("Answers", f"{answered} of {joined}", border=True)
+
+
+def round_title(r: Round, question, group: bool) -> str:
+    kind = "Vote again" if r.revote_of else ("Be the group" if group else "Question")
+    return f"{kind} {r.number}: {qw.KIND_TITLES[question.kind]}"
+
+
+def vote_charts(store: ClassStore, code: str, r: Round, question, drill) -> None:
+    """The room's distribution; after a second vote, both votes side by side."""
+    votes = [n for n in (r.revote_of, r.number) if n]
+    for column, n in zip(st.columns(len(votes)), votes, strict=True):
+        bars = tuple(distribution(question, drill, store.tally(code, n)))
+        title = ("Second vote" if n == r.number else "First vote") if r.revote_of else ""
+        figure = distribution_figure(bars, title or "The room's answers", r.reveal == "answer")
+        show(figure, key=f"cls.dist.{n}", container=column)
+
+
+def group_summary(
+    store: ClassStore, code: str, r: Round, question, drill, convention: str, *, named=False
+):
+    """The room's rewards as one group under ``convention``: K, mean, std and the chart of
+    advantages, anonymous unless ``named`` (the lecturer's screen). Returns the group and
+    the answers it was made from."""
+    answers = store.answers(code, r.number)
+    rewards = [grade_answer(question, drill, a.answer).reward for a in answers]
+    group = room_group(rewards, convention)
+    k, m, s = st.columns(3)
+    k.metric("K (students who answered)", group.k)
+    m.metric("Mean reward", fmt(group.mean))
+    s.metric("Std", fmt(group.std))
+    if group.note:
+        st.info(group.note)
+    elif group.k:
+        labels = tuple(a.label for a in answers) if named else None
+        show(advantage_figure(labels, group), key="cls.advantages")
+    return group, answers
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def room_view(store: ClassStore, code: str) -> None:
+    """The projector: the join bar beside the question, the count and what is revealed,
+    drawn afresh every ``POLL_SECONDS`` (it has no widget, so nothing is lost)."""
+    try:
+        session = store.session(code)
+        r = store.current_round(code)
+    except UnknownSession as gone:
+        st.info(str(gone))
+        return
+    except Exception:
+        st.caption(":orange[Reconnecting to the class…]")
+        return
+    main, side = st.columns([3, 1], gap="large")
+    with side:
+        join_bar(session)
+    with main:
+        if session.ended:
+            st.title("This session has ended. Thank you!")
+            return
+        if r is None:
+            st.title("Join now: the first question appears in a moment")
+            count(store, code, None)
+            return
+        spec = decode_spec(r.question)
+        question = qw.by_id().get(spec.question_id) if spec else None
+        if question is None:
+            st.warning("This round's question is not in this server's bank.")
+            return
+        drill = drill_of(question, spec.seed)
+        st.title(round_title(r, question, spec.group))
+        view.prompt(question, drill)
+        count(store, code, r.number)
+        if r.reveal != "none" and not spec.group:
+            vote_charts(store, code, r, question, drill)
+        if r.reveal == "answer":
+            if spec.group:
+                group_summary(store, code, r, question, drill, spec.convention)
+            view.answer_key(question, drill)
