@@ -18,11 +18,13 @@ from practice.store.base import MAX_ANSWER_CHARS
 from ui import quiz_feedback as fb
 
 
-def prompt(question: Question, drill: Drill | None) -> None:
+def prompt(question: Question, drill: Drill | None, *, columns: int = 1) -> None:
+    """The question and its lettered options, in ``columns`` columns (2 on the projector)."""
     st.markdown(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
-        for letter, option in zip(OPTION_LETTERS, question.options, strict=False):
-            st.markdown(f"**{letter}.** {option.text}")
+        cells = st.columns(columns) if columns > 1 else [st.container()]
+        for i, (letter, option) in enumerate(zip(OPTION_LETTERS, question.options, strict=False)):
+            cells[i % len(cells)].markdown(f"**{letter}.** {option.text}")
 
 
 def inputs(question: Question, drill: Drill | None, key: str, stored: str | None) -> str | None:
