@@ -18,7 +18,14 @@ from datetime import UTC, datetime
 
 from grpo_core.format import shortest
 from practice.class_group import room_group
-from practice.class_round import RoundSpec, answer_label, decode_spec, drill_of, grade_answer
+from practice.class_round import (
+    RoundSpec,
+    answer_label,
+    decode_spec,
+    drill_of,
+    grade_answer,
+    shown_order,
+)
 from practice.questions import Question
 from practice.store.base import Answer, Round
 
@@ -31,11 +38,11 @@ def safe_cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def shown_answer(question: Question, answer: str) -> str:
-    """The answer as a person reads it: an option letter, the typed number, or the blanks
-    joined with " | "."""
+def shown_answer(question: Question, answer: str, order: Sequence[int] = ()) -> str:
+    """The answer as a person reads it: the letter its option was shown with (``order``),
+    the typed number, or the blanks joined with " | "."""
     if question.kind in ("choice", "redflag"):
-        return answer_label(question, None, answer)
+        return answer_label(question, None, answer, order)
     if question.kind == "blanks":
         try:
             texts = json.loads(answer)
@@ -73,7 +80,7 @@ def result_rows(
                     q.id,
                     item.round.number,
                     a.label,
-                    shown_answer(q, a.answer),
+                    shown_answer(q, a.answer, shown_order(q, spec)),
                     g.correct,
                     g.reward,
                     adv,

@@ -24,7 +24,14 @@ from grpo_core.format import fmt, plural
 from practice.class_link import lecturer_query, projector_query
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
-from practice.class_round import ASKABLE_KINDS, RoundSpec, decode_spec, drill_of
+from practice.class_round import (
+    ASKABLE_KINDS,
+    RoundSpec,
+    decode_spec,
+    drill_of,
+    new_spec,
+    shown_order,
+)
 from practice.store.base import ClassSession, ClassStore, Round
 from ui import class_projector as room
 from ui import class_round_view as view
@@ -98,9 +105,8 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
 def _open_asked(store: ClassStore, code: str) -> None:
     """Open the round the form asks for (a callback: the page then draws it)."""
     s = st.session_state
-    spec = RoundSpec(
-        s["cls.question"], bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"]
-    )
+    question = qw.by_id()[s["cls.question"]]
+    spec = new_spec(question, bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"])
     _open(store, code, spec)
 
 
@@ -113,8 +119,9 @@ def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
         st.warning("This round's question is not in this server's bank.")
         return
     drill = drill_of(question, spec.seed)
+    order = shown_order(question, spec)
     st.markdown(f"**{room.round_title(r, question, spec.group)}**")
-    view.prompt(question, drill)
+    view.prompt(question, drill, order)
     b1, b2 = st.columns(2)
     if r.open:
         if not spec.group:
@@ -148,12 +155,12 @@ def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
         )
     room.live(store, code, room.state_of(r, session), r.number)
     if r.reveal != "none" and not spec.group:
-        room.vote_charts(store, code, r, question, drill)
+        room.vote_charts(store, code, r, question, drill, order)
     if r.reveal == "answer":
         if spec.group:
             group_panel(store, code, r, question, drill, spec)
         with st.expander("The answer and its explanation (as on the projector)"):
-            view.answer_key(question, drill)
+            view.answer_key(question, drill, order)
 
 
 def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:

@@ -13,13 +13,15 @@ second (it has no widget to disturb). The lecturer's screen polls with ``live``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from grpo_core.format import fmt
 from practice.class_group import room_group
 from practice.class_link import join_query
 from practice.class_qr import qr_png
-from practice.class_round import decode_spec, distribution, drill_of, grade_answer
+from practice.class_round import decode_spec, distribution, drill_of, grade_answer, shown_order
 from practice.store.base import ClassSession, ClassStore, Round, UnknownSession
 from ui import class_round_view as view
 from ui import present
@@ -122,13 +124,20 @@ def round_title(r: Round, question, group: bool) -> str:
 
 
 def vote_charts(
-    store: ClassStore, code: str, r: Round, question, drill, *, height: int | None = None
+    store: ClassStore,
+    code: str,
+    r: Round,
+    question,
+    drill,
+    order: Sequence[int],
+    *,
+    height: int | None = None,
 ) -> None:
     """The room's distribution; after a second vote, both votes side by side. ``height``
     (px) fits the charts under the question on the projector."""
     votes = [n for n in (r.revote_of, r.number) if n]
     for column, n in zip(st.columns(len(votes)), votes, strict=True):
-        bars = tuple(distribution(question, drill, store.tally(code, n)))
+        bars = tuple(distribution(question, drill, store.tally(code, n), order))
         title = ("Second vote" if n == r.number else "First vote") if r.revote_of else ""
         figure = distribution_figure(bars, title or "The room's answers", r.reveal == "answer")
         draw(figure, f"cls.dist.{n}", height, column)
@@ -213,14 +222,15 @@ def room_view(store: ClassStore, code: str) -> None:
             st.warning("This round's question is not in this server's bank.")
             return
         drill = drill_of(question, spec.seed)
+        order = shown_order(question, spec)
         st.title(round_title(r, question, spec.group))
         short = all(len(o.text) <= SHORT_OPTION_CHARS for o in question.options)
-        view.prompt(question, drill, columns=2 if short else 1)
+        view.prompt(question, drill, order, columns=2 if short else 1)
         with counter:
             count(store, code, r.number, line=True)
         if r.reveal != "none" and not spec.group:
-            vote_charts(store, code, r, question, drill, height=CHART_PX)
+            vote_charts(store, code, r, question, drill, order, height=CHART_PX)
         if r.reveal == "answer":
             if spec.group:
                 group_summary(store, code, r, question, drill, spec.convention, height=CHART_PX)
-            view.answer_key(question, drill)
+            view.answer_key(question, drill, order)

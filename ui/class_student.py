@@ -18,7 +18,7 @@ import streamlit as st
 from grpo_core.format import signed
 from practice.class_group import room_group, why
 from practice.class_link import PENDING_PARAM, TOKEN_PARAM
-from practice.class_round import decode_spec, drill_of, grade_answer
+from practice.class_round import decode_spec, drill_of, grade_answer, shown_order
 from practice.store.base import (
     MAX_ANSWER_CHARS,
     MAX_NICKNAME_CHARS,
@@ -123,14 +123,17 @@ def student_view(store: ClassStore, session: ClassSession, token: str) -> None:
         st.warning("This round's question is not available on this server.")
         return
     drill = drill_of(question, spec.seed)
+    order = shown_order(question, spec)
     answers = store.answers(code, r.number)
     mine = next((a for a in answers if a.token == token), None)
     title = "Vote again" if r.revote_of else f"Question {r.number}"
     st.subheader(f"{title}: {qw.KIND_TITLES[question.kind]}")
-    view.prompt(question, drill)
+    view.prompt(question, drill, order)
     if r.open:
         with st.form(f"cls.form.{r.number}", border=False, enter_to_submit=True):
-            answer = view.inputs(question, drill, f"cls.answer.{r.number}", mine and mine.answer)
+            answer = view.inputs(
+                question, drill, f"cls.answer.{r.number}", mine and mine.answer, order
+            )
             if st.form_submit_button("Send answer", key=f"cls.send.{r.number}", type="primary"):
                 if answer is None:
                     st.session_state["cls.notice"] = ("warning", "Pick or type an answer first.")
@@ -150,7 +153,7 @@ def student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     elif r.reveal != "answer":
         st.info("Answers are closed. Wait for the reveal.")
     else:
-        result(store, code, r, question, drill, spec, answers, mine)
+        result(store, code, r, question, drill, spec, answers, mine, order)
 
 
 def notice() -> None:
@@ -159,7 +162,7 @@ def notice() -> None:
         getattr(st, kind)(text)
 
 
-def result(store, code, r: Round, question, drill, spec, answers, mine) -> None:
+def result(store, code, r: Round, question, drill, spec, answers, mine, order) -> None:
     """Right or wrong, the explanation and, in "be the group", the student's advantage."""
     grade = grade_answer(question, drill, mine.answer)
     (st.success if grade.correct else st.error)(
@@ -172,4 +175,4 @@ def result(store, code, r: Round, question, drill, spec, answers, mine) -> None:
         i = next(i for i, a in enumerate(answers) if a.token == mine.token)
         st.metric("Your advantage", signed(float(group.advantages[i])), border=True)
         st.markdown(why(group, i))
-    view.answer_key(question, drill)
+    view.answer_key(question, drill, order)

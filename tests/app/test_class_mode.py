@@ -256,3 +256,25 @@ def test_the_results_download_and_leaving_the_page_drops_private_parameters(stor
     shared = [c.value for c in lect.code if "?" in c.value]
     assert shared, "the playground shows its share link"
     assert not any(p in link for link in shared for p in ("lecturer=", "student=", "pending="))
+
+
+def test_the_phone_and_the_projector_letter_the_shuffled_options_alike(store):
+    from ui.quiz_widgets import by_id
+
+    q = by_id()["choice-which-rewards"]
+    session = store.create_session()
+    student = store.join(session.code)
+    order = (2, 0, 3, 1)
+    store.open_round(session.code, RoundSpec(q.id, False, 1, "trl", order).encode())
+    phone = open_page(PAGE, query={"class": session.code, "student": student.token})
+    radio = phone.radio(key="cls.answer.1")
+    assert radio.options == ["A", "B", "C", "D"]
+    radio.set_value(0)  # the right option, shown as B
+    phone.button(key="cls.send.1").click().run()
+    assert store.tally(session.code, 1) == {"0": 1}
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    shown = [m.value for m in room.markdown if m.value.startswith("**")]
+    assert shown[:2] == [f"**A.** {q.options[2].text}", f"**B.** {q.options[0].text}"]
+    phone.run()
+    phone_shown = [m.value for m in phone.markdown if m.value.startswith("**")]
+    assert phone_shown[:2] == shown[:2], "the phone's letters match the projector's"

@@ -10,7 +10,13 @@ import re
 import pytest
 
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
-from tests.e2e.test_class_screens import PHONE, PROJECTOR, start_session
+from tests.e2e.test_class_screens import (
+    PHONE,
+    PROJECTOR,
+    right_letter,
+    shown_options,
+    start_session,
+)
 
 pytestmark = pytest.mark.e2e
 FOLD = PROJECTOR["height"]
@@ -87,13 +93,21 @@ def test_the_projector_fits_1280x720(browser, app_url):
         lect.keyboard.press("Enter")
         lect.get_by_role("button", name="Open this round").click()
         phone.get_by_text("Question 1").wait_for()
-        phone.locator('[data-testid="stRadioOption"]').nth(1).click()
+        room.get_by_text("Question 1").wait_for()
+        settle(phone)
+        settle(room)
+        assert shown_options(phone) == shown_options(room), "one order for the whole room"
+        right = right_letter(room, "choice-which-rewards")
+        option = phone.locator('[data-testid="stRadioOption"]')
+        option.filter(has_text=re.compile(f"^{right}$")).click()
         phone.get_by_role("button", name="Send answer").click()
         room.get_by_text("1 of 2").wait_for()
         check_fold(room, "open", chart=False)
 
         lect.get_by_role("button", name="Close & show the distribution").click()
         check_fold(room, "distribution", chart=True)
+        bar_labels = room.locator(".js-plotly-plot .xtick").all_text_contents()
+        assert bar_labels[: len(shown_options(room))] == sorted(shown_options(room))
         lect.get_by_role("button", name="Convince your neighbour: vote again").click()
         phone.get_by_text("Vote again").wait_for()
         phone.locator('[data-testid="stRadioOption"]').first.click()
@@ -110,9 +124,14 @@ def test_the_projector_fits_1280x720(browser, app_url):
         lect.get_by_text("Ask the next question").click()
         lect.get_by_text("Be the group: the room's rewards become one GRPO group").click()
         lect.get_by_role("button", name="Open this round").click()
-        for student, option in ((phone, 0), (other, 1)):
+        phone.get_by_text("Question 3").wait_for()
+        settle(phone)
+        right = right_letter(phone, "choice-which-rewards")
+        wrong = next(x for x in "ABCD" if x != right)
+        for student, letter in ((phone, right), (other, wrong)):  # one right, one wrong
             student.get_by_text("Question 3").wait_for()
-            student.locator('[data-testid="stRadioOption"]').nth(option).click()
+            option = student.locator('[data-testid="stRadioOption"]')
+            option.filter(has_text=re.compile(f"^{letter}$")).click()
             student.get_by_role("button", name="Send answer").click()
             student.get_by_text("Your answer is in").wait_for()
         room.get_by_text("2 of 2").wait_for()

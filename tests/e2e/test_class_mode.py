@@ -15,6 +15,7 @@ import pytest
 from grpo_core import group_advantages
 from grpo_core.format import signed
 from tests.e2e.conftest import SHOTS, assert_healthy, settle, shot
+from tests.e2e.test_class_screens import right_letter
 
 pytestmark = pytest.mark.e2e
 
@@ -105,7 +106,11 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, app_url):
         lect.keyboard.type("choice-which-rewards")
         lect.keyboard.press("Enter")
         lect.get_by_role("button", name="Open this round").click()
-        for page, letter in zip(students, "ABB", strict=True):
+        students[0].get_by_text("Question 1").wait_for(timeout=15_000)
+        settle(students[0])
+        right = right_letter(students[0], "choice-which-rewards")
+        wrong = next(x for x in "ABCD" if x != right)
+        for page, letter in zip(students, (right, wrong, wrong), strict=True):
             vote(page, letter, expect="Question 1")
         try:
             room.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
@@ -124,7 +129,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, app_url):
 
         # Convince your neighbour: vote again; both votes side by side.
         lect.get_by_role("button", name="Convince your neighbour: vote again").click()
-        for page, letter in zip(students, "AAB", strict=True):
+        for page, letter in zip(students, (right, right, wrong), strict=True):
             vote(page, letter, expect="Vote again")
         lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         lect.get_by_role("button", name="Close & show the distribution").click()
@@ -141,7 +146,11 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, app_url):
         lect.get_by_text("Ask the next question").click()
         lect.get_by_text("Be the group: the room's rewards become one GRPO group").click()
         lect.get_by_role("button", name="Open this round").click()
-        for page, letter in zip(students, "ABA", strict=True):
+        students[0].get_by_text("Question 3").wait_for(timeout=15_000)
+        settle(students[0])
+        right = right_letter(students[0], "choice-which-rewards")
+        wrong = next(x for x in "ABCD" if x != right)
+        for page, letter in zip(students, (right, wrong, right), strict=True):
             vote(page, letter, expect="Question 3")
         lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         lect.get_by_role("button", name="Close & reveal the answer").click()

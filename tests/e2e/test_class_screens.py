@@ -193,3 +193,25 @@ def test_a_forged_or_non_ascii_lecturer_link_shows_no_control_and_no_traceback(
     finally:
         lect_context.close()
         context.close()
+
+
+def shown_options(page) -> dict[str, str]:
+    """The options a screen shows, by letter: {"A": "The K rewards ...", ...}."""
+    texts = page.locator('[data-testid="stMarkdownContainer"] p').all_inner_texts()
+    found = (re.match(r"^([A-J])\.\s+(.*)$", t, re.S) for t in texts)
+    return {m.group(1): m.group(2) for m in found if m}
+
+
+def plain_part(text: str) -> str:
+    """The longest run of an option's text outside $...$ math (as a page shows it)."""
+    return max(re.split(r"\$[^$]*\$", text), key=len).strip()
+
+
+def right_letter(page, question_id: str) -> str:
+    """The letter the page shows the bank's right option with."""
+    from practice.bank import load_bank
+
+    (question,) = [q for q in load_bank() if q.id == question_id]
+    right = plain_part(question.options[question.answer].text)
+    (letter,) = [x for x, text in shown_options(page).items() if right in text]
+    return letter

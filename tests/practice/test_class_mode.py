@@ -29,6 +29,8 @@ from practice.class_round import (
     drill_of,
     encode_blanks,
     grade_answer,
+    new_spec,
+    shown_order,
 )
 from practice.store.base import Answer, Round
 
@@ -148,3 +150,29 @@ def test_any_text_as_a_lecturer_tag_is_refused_without_raising(text):
 
 def test_the_projector_link_carries_no_secret():
     assert projector_query("ABC234") == "class=ABC234&screen=projector&present=1"
+
+
+def test_a_round_shuffles_options_once_for_the_whole_room():
+    q = BANK["choice-which-rewards"]
+    spec = new_spec(q, False, 12345, "trl")
+    assert sorted(spec.order) == list(range(len(q.options)))
+    assert decode_spec(spec.encode()) == spec, "every replica reads the same order"
+    assert shown_order(q, spec) == spec.order
+    rights = {shown_order(q, new_spec(q, False, seed, "trl")).index(q.answer) for seed in range(40)}
+    assert len(rights) == len(q.options), "the right answer is not always A"
+    old = RoundSpec(q.id, False, 1)  # a round stored before shuffling: the bank's order
+    assert shown_order(q, decode_spec(old.encode())) == tuple(range(len(q.options)))
+    assert shown_order(q, RoundSpec(q.id, False, 1, "trl", (0, 0, 1, 2))) == (0, 1, 2, 3)
+
+
+def test_the_distribution_and_the_csv_use_the_letters_the_room_saw():
+    q = BANK["choice-which-rewards"]
+    order = (2, 0, 3, 1)  # A shows option 2, B shows option 0 (the right one), ...
+    bars = distribution(q, None, {"0": 3, "2": 1}, order)
+    assert [(b.label, b.count, b.correct) for b in bars] == [
+        ("A", 1, False), ("B", 3, True), ("C", 0, False), ("D", 0, False)
+    ]  # fmt: skip
+    assert answer_label(q, None, "0", order) == "B"
+    rnd = Round(1, RoundSpec(q.id, False, 0, "trl", order).encode(), False, "answer", None, 0.0)
+    rows = result_rows([RoundAnswers(rnd, [Answer("t", "Ann", "0", 0.0)])], BANK.get, "trl")
+    assert rows[0][3] == "B" and rows[0][4] is True
