@@ -22,6 +22,7 @@ from practice.store.base import StoreRefusal, normal_code
 from ui import class_access as access
 from ui import class_lecturer as lecturer
 from ui import class_projector as projector
+from ui import class_seat as seat
 from ui import class_student as student
 from ui import page, present
 from ui.class_store import class_store
@@ -56,6 +57,10 @@ if not code:
         "Every student answers on a phone; the projector shows the room's answers live. "
         "In a **be the group** round the students' rewards form one GRPO group."
     )
+    for held in seat.held():
+        if st.button(f"Back to class {held}", key=f"cls.back.{held}", type="primary"):
+            st.query_params.from_dict({CODE_PARAM: held})
+            st.rerun()
     left, right = st.columns(2)
     with left.form("cls.code_form"):
         typed = st.text_input("Join code", max_chars=12, key="cls.code", placeholder="ABC234")
@@ -102,8 +107,11 @@ if screen == LECTURER or LECTURER_PARAM in st.query_params:
 elif screen == PROJECTOR:
     projector.room_view(store, session.code)
 else:
-    token = st.query_params.get(TOKEN_PARAM)
-    if token and store.student(code, token):
+    token = seat.seat(store, code, st.query_params.get(TOKEN_PARAM))
+    if token:
+        if st.query_params.get(TOKEN_PARAM) != token:
+            st.query_params[TOKEN_PARAM] = token
+        seat.keep(session, token)
         student.student_view(store, session, token)
     else:
         student.join_form(store, session)

@@ -72,19 +72,23 @@ def claim(session: ClassSession, secret: bytes) -> bool:
     return False
 
 
-def remember(session: ClassSession, secret: bytes, now: float) -> None:
-    """Set the lecturer cookie of ``session`` in this browser (once per tab)."""
-    done = st.session_state.setdefault(_COOKIE_SET, set())
-    if session.code in done:
-        return
-    done.add(session.code)
-    cookie = (
-        f"{cookie_name(session.code)}={lecturer_tag(session.code, session.created, secret=secret)}"
-        f"; Path=/; Max-Age={max(1, int(session.expires - now))}; SameSite=Strict"
-    )
+def set_cookie(name: str, value: str, max_age: float) -> None:
+    """Set a cookie of this site in this browser (``Path=/``, ``SameSite=Strict``,
+    ``Secure`` over https); Streamlit reads it back on the next connection."""
+    cookie = f"{name}={value}; Path=/; Max-Age={max(1, int(max_age))}; SameSite=Strict"
     st.html(
         "<script>document.cookie = "
         f"{json.dumps(cookie)} + (location.protocol === 'https:' ? '; Secure' : '');</script>",
         unsafe_allow_javascript=True,
         width="content",
     )
+
+
+def remember(session: ClassSession, secret: bytes, now: float) -> None:
+    """Set the lecturer cookie of ``session`` in this browser (once per tab)."""
+    done = st.session_state.setdefault(_COOKIE_SET, set())
+    if session.code in done:
+        return
+    done.add(session.code)
+    tag = lecturer_tag(session.code, session.created, secret=secret)
+    set_cookie(cookie_name(session.code), tag, session.expires - now)

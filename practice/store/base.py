@@ -59,6 +59,10 @@ MAX_NICKNAME_CHARS = 40
 MAX_ANSWER_CHARS = 500
 MAX_SUBMITS_PER_SECOND = 5
 """Submits one student token may make in one clock second; more are refused."""
+MAX_JOINS_PER_MINUTE = 5
+"""Joins one client (a browser, or an address) may make in a session in one clock minute."""
+MAX_CLIENT_CHARS = 128
+"""A client key (``join(client=...)``) is cut to this many characters."""
 MAX_ID_CHARS = 64
 """Student tokens and submit ids are short random strings; longer ones are refused."""
 REVEALS = ("none", "distribution", "answer")
@@ -109,6 +113,18 @@ class RateLimited(StoreRefusal):
 
 class TextRefused(StoreRefusal):
     """Text over its bound, or an id that is not a short token."""
+
+
+class NicknameTaken(TextRefused):
+    """A nickname another student of the session has, or one like the default labels."""
+
+
+class JoinsLimited(StoreRefusal):
+    def __init__(self):
+        super().__init__(
+            f"Too many joins from this device (at most {MAX_JOINS_PER_MINUTE} a minute): "
+            "wait a minute and join again."
+        )
 
 
 class UnknownLearner(StoreRefusal):
@@ -178,7 +194,12 @@ class ClassStore(Protocol):
     def end_session(self, code: str) -> None:
         """No more rounds or answers; results stay readable until the session expires."""
 
-    def join(self, code: str, nickname: str = "") -> Student: ...
+    def join(self, code: str, nickname: str = "", client: str = "") -> Student:
+        """A new student. A nickname is unique in the session (any case and spacing) and
+        never a default label ("Student 3"): NicknameTaken. A non-empty ``client`` (a
+        browser or address key) may join at most MAX_JOINS_PER_MINUTE times a minute:
+        JoinsLimited."""
+
     def student(self, code: str, token: str) -> Student | None: ...
     def students(self, code: str) -> list[Student]: ...
     def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
@@ -389,6 +410,34 @@ def check_reveal(reveal: str) -> str:
     if reveal not in REVEALS:
         raise ValueError(f"reveal must be one of {', '.join(REVEALS)}, got {reveal!r}.")
     return reveal
+
+
+_DEFAULT_LABEL = re.compile(r"^student\s*#?\s*\d+$")
+
+
+def nickname_key(nickname: str) -> str:
+    """The form two nicknames are compared in: case-folded, spaces collapsed."""
+    return " ".join(nickname.split()).casefold()
+
+
+def check_nickname(nickname: str, taken: Callable[[str], bool]) -> str:
+    """``nickname`` if it is free; ``taken(key)`` says whether a student of the session
+    already has the ``nickname_key``. NicknameTaken for a taken one or a default label."""
+    key = nickname_key(nickname)
+    if not key:
+        return nickname
+    if _DEFAULT_LABEL.match(key):
+        raise NicknameTaken(
+            "Names like “Student 3” are kept for students without a nickname: pick another."
+        )
+    if taken(key):
+        raise NicknameTaken("Another student has this nickname: pick another.")
+    return nickname
+
+
+def join_window(now: float) -> int:
+    """The clock minute a join is counted in."""
+    return int(now // 60)
 
 
 def label_for(nickname: str, number: int) -> str:

@@ -278,3 +278,47 @@ def test_the_phone_and_the_projector_letter_the_shuffled_options_alike(store):
     phone.run()
     phone_shown = [m.value for m in phone.markdown if m.value.startswith("**")]
     assert phone_shown[:2] == shown[:2], "the phone's letters match the projector's"
+
+
+def test_the_phone_says_what_it_voted(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    at = open_page(PAGE, query={"class": session.code, "student": student.token})
+    at.radio(key="cls.answer.1").set_value(1)
+    at.button(key="cls.send.1").click().run()
+    assert "You voted **B**; you can change it until the round closes." in at.success[0].value
+    at.run()  # and still after the page runs again
+    assert "You voted **B**" in at.success[0].value
+
+
+def test_one_browser_keeps_one_seat_across_pages_and_joins(store):
+    session = store.create_session()
+    at = open_page(PAGE, query={"class": session.code})
+    at.text_input(key="cls.nickname").input("Ann")
+    at.button(key="cls.join").click().run()
+    token = at.query_params["student"]
+    at.switch_page("pages/playground.py").run()
+    assert not at.exception
+    at.query_params.clear()  # the navigation's link carries no code and no token
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    at.button(key=f"cls.back.{session.code}").click().run()
+    assert not at.exception and at.query_params["student"] == token
+    assert "first question appears here" in all_text(at)
+    at.query_params.clear()
+    at.query_params["class"] = session.code  # the join link again, in the same tab
+    at.run()
+    assert at.query_params["student"] == token and "cls.join" not in keys(at)
+    assert [s.label for s in store.students(session.code)] == ["Ann"], "no phantom seat"
+
+
+@pytest.mark.parametrize("nickname", ["ann", "Student 2", "student1"])
+def test_a_taken_or_default_nickname_is_refused_on_the_page(store, nickname):
+    session = store.create_session()
+    store.join(session.code, "Ann")
+    at = open_page(PAGE, query={"class": session.code})
+    at.text_input(key="cls.nickname").input(nickname)
+    at.button(key="cls.join").click().run()
+    assert not at.exception and "pick another" in at.error[0].value
+    assert "student" not in at.query_params and len(store.students(session.code)) == 1
