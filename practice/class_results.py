@@ -1,7 +1,7 @@
 """A class session's results as CSV: one row per answer of every round.
 
 Columns: question, round, student, answer, correct, reward, advantage, time. The advantage
-is filled in for "be the group" rounds (the room as one group under the chosen
+is filled in for "be the group" rounds (the room as one group under the round's own
 convention). Every text cell a student or the bank wrote is guarded against formula
 injection: a spreadsheet runs a cell starting with = + - @ (or a tab or carriage return)
 as a formula, so such a cell gets a leading apostrophe.
@@ -59,9 +59,11 @@ class RoundAnswers:
 
 
 def result_rows(
-    rounds: Iterable[RoundAnswers], question: Callable[[str], Question | None], convention: str
+    rounds: Iterable[RoundAnswers], question: Callable[[str], Question | None]
 ) -> list[tuple]:
-    """One row per stored answer, in round order, with the columns of ``COLUMNS``."""
+    """One row per stored answer, in round order, with the columns of ``COLUMNS``: each
+    round's advantages under the convention that round was opened with, the one its
+    phones and the projector showed."""
     rows = []
     for item in rounds:
         spec: RoundSpec | None = decode_spec(item.round.question)
@@ -72,7 +74,7 @@ def result_rows(
         grades = [grade_answer(q, drill, a.answer) for a in item.answers]
         advantages = [None] * len(grades)
         if spec.group and grades:
-            group = room_group([g.reward for g in grades], convention)
+            group = room_group([g.reward for g in grades], spec.convention)
             advantages = [float(x) for x in group.advantages]
         for a, g, adv in zip(item.answers, grades, advantages, strict=True):
             rows.append(

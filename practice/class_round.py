@@ -28,6 +28,8 @@ from practice.session import option_order
 ASKABLE_KINDS = ("choice", "numeric", "blanks", "redflag")
 """Kinds a class round can ask (a follow-up is self-graded, so it has no room tally)."""
 OPTION_LETTERS = "ABCDEFGHIJ"
+MAX_BARS = 10
+"""A distribution of typed answers shows the 9 most given and one bar for the rest."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def distribution(
 ) -> list[Bar]:
     """The room's answers counted by ``answer_label``: every option of a choice question
     (also those nobody picked) by the letter it was shown with, A first; for other kinds
-    the labels, most given first."""
+    the labels, most given first, at most ``MAX_BARS`` bars (the rarest ones together)."""
     order = list(order) or list(range(len(question.options)))
     counts: dict[str, int] = {}
     correct: dict[str, bool] = {}
@@ -181,5 +183,11 @@ def distribution(
         return [
             Bar(x, counts.get(x, 0), order[j] == question.answer) for j, x in enumerate(letters)
         ]
-    order = sorted(counts, key=lambda x: (-counts[x], x))
-    return [Bar(x, counts[x], correct[x]) for x in order]
+    ranked = sorted(counts, key=lambda x: (-counts[x], x))
+    shown, rest = ranked[: MAX_BARS - 1], ranked[MAX_BARS - 1 :]
+    if len(rest) == 1:
+        shown, rest = ranked, []
+    bars = [Bar(x, counts[x], correct[x]) for x in shown]
+    if rest:
+        bars.append(Bar(f"{len(rest)} other answers", sum(counts[x] for x in rest), False))
+    return bars

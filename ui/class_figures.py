@@ -7,6 +7,7 @@ hover text, so every label is HTML-escaped before it reaches a figure.
 from __future__ import annotations
 
 import html
+import math
 
 from grpo_core.format import plural, signed
 from practice.class_group import RoomGroup
@@ -19,8 +20,13 @@ MAX_LABELLED = 60
 
 
 @cached_figure
-def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -> dict:
-    """(len(bars),) counts, one bar per answer; the right ones marked once revealed."""
+def distribution_figure(
+    bars: tuple[Bar, ...], title: str, show_correct: bool, top: int | None = None
+) -> dict:
+    """(len(bars),) counts, one bar per answer (a category each, numbers too); the right
+    ones marked once revealed. The count axis runs from 0 to ``top`` (the larger of two
+    votes shown side by side, so both share one scale), with whole-number ticks."""
+    top = max([top or 0, *(b.count for b in bars), 1])
     labels = [html.escape(b.label) for b in bars]
     colours = [POSITIVE if show_correct and b.correct else NEUTRAL for b in bars]
     text = [f"{b.count} ✓" if show_correct and b.correct else str(b.count) for b in bars]
@@ -35,7 +41,16 @@ def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -
             "hovertemplate": "%{x}: %{y}<extra></extra>",
         }
     ]
-    return figure(data, title, 360, yaxis={"title": "students", "rangemode": "tozero"})
+    yaxis = {
+        "title": "students",
+        "range": [0, top * 1.18],
+        "tickmode": "linear",
+        "tick0": 0,
+        "dtick": math.ceil(top / 5),
+        "tickformat": "d",
+    }
+    xaxis = {"type": "category", "categoryorder": "array", "categoryarray": labels}
+    return figure(data, title, 360, xaxis=xaxis, yaxis=yaxis)
 
 
 @cached_figure

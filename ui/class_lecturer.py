@@ -15,12 +15,13 @@ Widget keys: ``cls.question``, ``cls.group``, ``cls.convention`` (inputs); ``cls
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import streamlit as st
 
 from grpo_core import CONVENTIONS, get_convention
-from grpo_core.format import fmt, plural
+from grpo_core.format import plural, tex
 from practice.class_link import lecturer_query, projector_query
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
@@ -64,9 +65,28 @@ def header(session: ClassSession, secret: bytes) -> None:
         st.image(qr_png(link, scale=6), width=220)
 
 
+_WRAPPED = re.compile(r"\\(?:mathrm|text|operatorname|mathbf)\{([^}]*)\}")
+_GREEK = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\sigma": "σ", r"\mu": "μ"}
+PREVIEW_CHARS = 90
+"""How much of a question's text the picker shows."""
+
+
+def plain_math(text: str) -> str:
+    """Markdown with inline LaTeX as a plain line a selectbox can show: ``$\\mathrm{std}(R)
+    + \\varepsilon$`` -> ``std(R) + ε``."""
+    text = _WRAPPED.sub(r"\1", text)
+    for command, letter in _GREEK.items():
+        text = text.replace(command, letter)
+    text = re.sub(r"\\[A-Za-z]+", "", text)
+    return re.sub(r"[$*{}]", "", text)
+
+
 def _question_label(qid: str) -> str:
+    """The picker's line for a question: its kind, the start of its text and its id."""
     q = qw.by_id()[qid]
-    return f"{qw.KIND_TITLES[q.kind]} · {q.id}"
+    text = " ".join(plain_math(q.prompt).split())
+    more = "…" if len(text) > PREVIEW_CHARS else ""
+    return f"{qw.KIND_TITLES[q.kind]} · {text[:PREVIEW_CHARS]}{more} ({q.id})"
 
 
 def _open(store: ClassStore, code: str, spec: RoundSpec, revote_of: int | None = None) -> None:
@@ -205,7 +225,7 @@ def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) ->
         )
     conv = get_convention(convention)
     if conv.baseline == "mean" and conv.scale == "group":
-        st.latex(rf"A_i = \frac{{R_i - {fmt(group.mean)}}}{{{fmt(group.std)} + {fmt(conv.eps)}}}")
+        st.latex(rf"A_i = \frac{{R_i - {tex(group.mean)}}}{{{tex(group.std)} + {tex(conv.eps)}}}")
     else:
         st.caption(f"{conv.library}: {conv.description}")
 
@@ -222,11 +242,8 @@ def _end(store: ClassStore, code: str) -> None:
 def end_panel(store: ClassStore, session: ClassSession) -> None:
     """The results as CSV, and ending the session (after a confirmation)."""
     rounds = store.rounds(session.code)
-    convention = st.session_state.get("cls.convention") or "trl"
     rows = result_rows(
-        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds],
-        qw.by_id().get,
-        convention,
+        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds], qw.by_id().get
     )
     left, right = st.columns(2)
     left.download_button(

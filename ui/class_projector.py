@@ -136,10 +136,12 @@ def vote_charts(
     """The room's distribution; after a second vote, both votes side by side. ``height``
     (px) fits the charts under the question on the projector."""
     votes = [n for n in (r.revote_of, r.number) if n]
+    bars = {n: tuple(distribution(question, drill, store.tally(code, n), order)) for n in votes}
+    top = max(b.count for n in votes for b in bars[n]) if any(bars.values()) else 1
     for column, n in zip(st.columns(len(votes)), votes, strict=True):
-        bars = tuple(distribution(question, drill, store.tally(code, n), order))
         title = ("Second vote" if n == r.number else "First vote") if r.revote_of else ""
-        figure = distribution_figure(bars, title or "The room's answers", r.reveal == "answer")
+        shown = title or "The room's answers"
+        figure = distribution_figure(bars[n], shown, r.reveal == "answer", top)
         draw(figure, f"cls.dist.{n}", height, column)
 
 

@@ -9,7 +9,7 @@ from grpo_core.format import signed
 from practice.class_link import lecturer_tag
 from practice.class_round import RoundSpec, encode_blanks
 from practice.store import open_store
-from tests.app.conftest import open_page
+from tests.app.conftest import latex, open_page
 
 PAGE = "pages/class.py"
 SECRET = "class-mode-test-secret-0123456789"
@@ -322,3 +322,42 @@ def test_a_taken_or_default_nickname_is_refused_on_the_page(store, nickname):
     at.button(key="cls.join").click().run()
     assert not at.exception and "pick another" in at.error[0].value
     assert "student" not in at.query_params and len(store.students(session.code)) == 1
+
+
+def test_the_picker_previews_text_and_the_formula_typesets_eps(store):
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    labels = lect.selectbox(key="cls.question").options
+    line = next(x for x in labels if x.endswith("(choice-which-rewards)"))
+    assert "over which rewards are the mean" in line and "$" not in line and "\\" not in line
+    students = [store.join(session.code, name) for name in ("Ann", "Bo")]
+    store.open_round(session.code, RoundSpec("choice-which-rewards", True, 1).encode())
+    for s, answer in zip(students, "01", strict=True):
+        store.submit(session.code, 1, s.token, answer, "id")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "answer")
+    lect.run()
+    (formula,) = latex(lect)
+    assert r"10^{-4}" in formula and "e-" not in formula and "e −" not in formula
+
+
+def test_both_votes_share_one_scale_with_whole_number_ticks(store):
+    import json
+
+    session = store.create_session()
+    students = [store.join(session.code) for _ in range(3)]
+    spec = RoundSpec("choice-which-rewards", False, 1)
+    store.open_round(session.code, spec.encode())
+    for s, answer in zip(students, "011", strict=True):
+        store.submit(session.code, 1, s.token, answer, "id1")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "distribution")
+    store.open_round(session.code, spec.encode(), revote_of=1)
+    for s in students:
+        store.submit(session.code, 2, s.token, "0", "id2")
+    store.close_round(session.code, 2)
+    store.set_reveal(session.code, 2, "answer")
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    axes = [json.loads(c.proto.spec)["layout"]["yaxis"] for c in room.get("plotly_chart")]
+    assert len(axes) == 2 and axes[0]["range"] == axes[1]["range"]
+    assert all(a["dtick"] == 1 and a["tickformat"] == "d" for a in axes)

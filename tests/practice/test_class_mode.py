@@ -22,6 +22,7 @@ from practice.class_link import (
 )
 from practice.class_results import RoundAnswers, result_rows, results_csv, safe_cell
 from practice.class_round import (
+    MAX_BARS,
     RoundSpec,
     answer_label,
     decode_spec,
@@ -115,7 +116,7 @@ def test_the_csv_has_every_answer_and_guards_formulas():
         Answer("t1", "=HYPERLINK(evil)", str(q.answer), 1_800_000_000.0),
         Answer("t2", "Bob", "1", 1_800_000_001.0),
     ]
-    rows = result_rows([RoundAnswers(rnd, answers)], BANK.get, "trl")
+    rows = result_rows([RoundAnswers(rnd, answers)], BANK.get)
     text = results_csv(rows)
     table = list(csv.reader(io.StringIO(text)))
     assert table[0] == [
@@ -174,5 +175,29 @@ def test_the_distribution_and_the_csv_use_the_letters_the_room_saw():
     ]  # fmt: skip
     assert answer_label(q, None, "0", order) == "B"
     rnd = Round(1, RoundSpec(q.id, False, 0, "trl", order).encode(), False, "answer", None, 0.0)
-    rows = result_rows([RoundAnswers(rnd, [Answer("t", "Ann", "0", 0.0)])], BANK.get, "trl")
+    rows = result_rows([RoundAnswers(rnd, [Answer("t", "Ann", "0", 0.0)])], BANK.get)
     assert rows[0][3] == "B" and rows[0][4] is True
+
+
+def test_typed_numbers_are_counted_as_at_most_ten_labelled_bars():
+    q = BANK["drill-trl-binary"]
+    drill = drill_of(q, 11)
+    tally = {f"{i / 10}": 20 - i for i in range(15)} | {f"{drill.expected:.4f}": 30}
+    bars = distribution(q, drill, tally)
+    assert len(bars) == MAX_BARS and bars[0].correct and bars[0].count == 30
+    assert bars[-1].label == "7 other answers" and bars[-1].count == sum(range(6, 13))
+    assert sum(b.count for b in bars) == sum(tally.values())
+    assert [b.label for b in distribution(q, drill, {"0.5": 2, "x": 1})] == ["0.50", "not a number"]
+
+
+def test_the_csv_uses_each_rounds_own_convention():
+    q = BANK["choice-which-rewards"]
+    answers = [Answer("t1", "a", str(q.answer), 0.0), Answer("t2", "b", "9", 0.0)]
+    rows = {}
+    for convention in ("trl", "dr-grpo"):
+        rnd = Round(1, RoundSpec(q.id, True, 0, convention).encode(), False, "answer", None, 0.0)
+        rows[convention] = result_rows([RoundAnswers(rnd, answers)], BANK.get)
+    for convention, got in rows.items():
+        expected = group_advantages([1.0, 0.0], convention=convention)
+        assert [r[6] for r in got] == pytest.approx(expected)
+    assert rows["trl"][0][6] != rows["dr-grpo"][0][6]
