@@ -21,8 +21,9 @@ import secrets
 import streamlit as st
 
 from grpo_core import CONVENTIONS, get_convention
-from grpo_core.format import plural, tex
+from grpo_core.format import fmt, plural, tex
 from practice.class_link import lecturer_query, projector_query
+from practice.class_peer import next_step, transitions
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
 from practice.class_round import (
@@ -30,6 +31,7 @@ from practice.class_round import (
     RoundSpec,
     decode_spec,
     drill_of,
+    grade_answer,
     new_spec,
     shown_order,
 )
@@ -176,11 +178,42 @@ def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     room.live(store, code, room.state_of(r, session), r.number)
     if r.reveal != "none" and not spec.group:
         room.vote_charts(store, code, r, question, drill, order)
+        peer_panel(store, code, r, question, drill)
     if r.reveal == "answer":
         if spec.group:
             group_panel(store, code, r, question, drill, spec)
         with st.expander("The answer and its explanation (as on the projector)"):
             view.answer_key(question, drill, order)
+
+
+def _rights(store: ClassStore, code: str, number: int, question, drill) -> dict[str, bool]:
+    """Student token -> whether their answer to round ``number`` is right."""
+    return {
+        a.token: grade_answer(question, drill, a.answer).correct
+        for a in store.answers(code, number)
+    }
+
+
+def peer_panel(store: ClassStore, code: str, r: Round, question, drill) -> None:
+    """This screen only: after a first vote, the next step the share right suggests;
+    after the re-vote, how each student moved and the normalised gain."""
+    now = _rights(store, code, r.number, question, drill)
+    if not r.revote_of:
+        st.info(
+            f"**Next step.** {next_step(sum(now.values()), len(now))}", icon=":material/lightbulb:"
+        )
+        return
+    moved = transitions(_rights(store, code, r.revote_of, question, drill), now)
+    st.markdown(
+        "| first → second vote | students |\n|---|---|\n"
+        f"| right → right | {moved.right_right} |\n| wrong → right | {moved.wrong_right} |\n"
+        f"| right → wrong | {moved.right_wrong} |\n| wrong → wrong | {moved.wrong_wrong} |"
+    )
+    gain = "undefined (everyone was right already)" if moved.gain is None else fmt(moved.gain, 2)
+    st.caption(
+        f"{moved.n} voted twice: {round(100 * moved.pre)} % right, then "
+        f"{round(100 * moved.post)} %. Normalised gain (post − pre) / (1 − pre): {gain}."
+    )
 
 
 def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:

@@ -361,3 +361,31 @@ def test_both_votes_share_one_scale_with_whole_number_ticks(store):
     axes = [json.loads(c.proto.spec)["layout"]["yaxis"] for c in room.get("plotly_chart")]
     assert len(axes) == 2 and axes[0]["range"] == axes[1]["range"]
     assert all(a["dtick"] == 1 and a["tickformat"] == "d" for a in axes)
+
+
+def test_the_lecturer_alone_sees_the_next_step_and_the_transitions(store):
+    session = store.create_session()
+    students = [store.join(session.code) for _ in range(4)]
+    spec = RoundSpec("choice-which-rewards", False, 1)  # option 0 is right
+    store.open_round(session.code, spec.encode())
+    for s, answer in zip(students, "0011", strict=True):
+        store.submit(session.code, 1, s.token, answer, "v1")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "distribution")
+    lect = open_page(PAGE, query=lecturer(session))
+    assert "50 % right: the middle band" in lect.info[0].value
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    assert "middle band" not in all_text(room), "the rule of thumb is the lecturer's"
+    store.open_round(session.code, spec.encode(), revote_of=1)
+    for s, answer in zip(students, "0101", strict=True):
+        store.submit(session.code, 2, s.token, answer, "v2")
+    store.close_round(session.code, 2)
+    store.set_reveal(session.code, 2, "distribution")
+    lect.run()
+    table = next(m.value for m in lect.markdown if "right → right" in m.value)
+    for row in ("| right → right | 1 |", "| wrong → right | 1 |", "| right → wrong | 1 |",
+                "| wrong → wrong | 1 |"):  # fmt: skip
+        assert row in table
+    assert "Normalised gain (post − pre) / (1 − pre): 0." in all_text(lect)
+    room.run()
+    assert "right → right" not in all_text(room)
