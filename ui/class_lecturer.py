@@ -8,8 +8,8 @@ both votes side by side -> reveal the answer and its explanation ("be the group"
 room's rewards as one GRPO group). The projector screen (``ui.class_projector``) follows
 by itself. Ending the session asks for confirmation first.
 
-Widget keys: ``cls.question``, ``cls.group``, ``cls.convention`` (inputs); ``cls.open``,
-``cls.show_distribution``, ``cls.revote``, ``cls.reveal``, ``cls.end`` (asks),
+Widget keys: ``cls.question``, ``cls.group``, ``cls.convention``, ``cls.lock`` (inputs);
+``cls.open``, ``cls.show_distribution``, ``cls.revote``, ``cls.reveal``, ``cls.end`` (asks),
 ``cls.end_confirm``, ``cls.end_cancel``, ``cls.csv``.
 """
 
@@ -308,9 +308,22 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
             no.button("Cancel", key="cls.end_cancel", on_click=_ask_to_end, args=(False,))
 
 
+def _lock(store: ClassStore, code: str) -> None:
+    store.lock_joins(code, bool(st.session_state["cls.lock"]))
+
+
 def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> None:
     """Everything the lecturer controls, in the order of a lecture."""
     header(session, secret)
+    if not session.ended:
+        st.toggle(
+            "Close the session to new students",
+            value=store.joins_locked(session.code),
+            key="cls.lock",
+            on_change=_lock,
+            args=(store, session.code),
+            help="Students who joined keep their seats; the projector says joining is closed.",
+        )
     current = store.current_round(session.code)
     if current is not None:
         round_panel(store, session, current)

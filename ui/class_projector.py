@@ -67,9 +67,17 @@ def join_link(code: str) -> str:
     return f"{base_url()}?{join_query(code)}"
 
 
-def join_bar(session: ClassSession) -> None:
-    """The code in large type, where to type it, and the QR code of the join link."""
+def join_bar(session: ClassSession, locked: bool = False) -> None:
+    """The code in large type, where to type it, and the QR code of the join link; once
+    the lecturer closes the session to new students, a line saying so instead."""
     st.html(_CSS)
+    if locked:
+        st.markdown(
+            f"<div class='cls-join'>Class<div class='cls-code'>{session.code}</div>"
+            "is closed to new students</div>",
+            unsafe_allow_html=True,
+        )
+        return
     where = base_url().split("://", 1)[-1]
     st.markdown(
         f"<div class='cls-join'>Join at<div class='cls-where'>{where}</div>"
@@ -200,6 +208,7 @@ def room_view(store: ClassStore, code: str) -> None:
     try:
         session = store.session(code)
         r = store.current_round(code)
+        locked = store.joins_locked(code)
     except UnknownSession as gone:
         st.info(str(gone))
         return
@@ -208,7 +217,7 @@ def room_view(store: ClassStore, code: str) -> None:
         return
     main, side = st.columns([3, 1], gap="large")
     with side.container(key="cls-join"):
-        join_bar(session)
+        join_bar(session, locked)
         counter = st.container()
     with main.container(key="cls-room"):
         if session.ended:

@@ -119,6 +119,13 @@ class NicknameTaken(TextRefused):
     """A nickname another student of the session has, or one like the default labels."""
 
 
+class JoinsLocked(StoreRefusal):
+    def __init__(self):
+        super().__init__(
+            "The lecturer has closed this session to new students: ask them to open it again."
+        )
+
+
 class JoinsLimited(StoreRefusal):
     def __init__(self):
         super().__init__(
@@ -200,6 +207,10 @@ class ClassStore(Protocol):
         browser or address key) may join at most MAX_JOINS_PER_MINUTE times a minute:
         JoinsLimited."""
 
+    def lock_joins(self, code: str, locked: bool) -> None:
+        """Close the session to new students (``join`` raises JoinsLocked), or open it."""
+
+    def joins_locked(self, code: str) -> bool: ...
     def student(self, code: str, token: str) -> Student | None: ...
     def students(self, code: str) -> list[Student]: ...
     def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:

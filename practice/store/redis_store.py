@@ -1,7 +1,7 @@
 """The shared store: Redis (the ``redis`` client), for replicas that must see one class.
 
 Keys, all under ``grpo:class:<code>`` and all expiring with the session:
-``:s`` (hash: created, expires, ended, joined, rounds), ``:students`` (hash token ->
+``:s`` (hash: created, expires, ended, joined, rounds, locked), ``:students`` (hash token ->
 label), ``:order`` (list of tokens, in joining order), ``:names`` (hash nickname key -> 1: the
 nicknames taken), ``:joins`` (hash "minute client" -> joins: the join rate), ``:r:<n>``
 (hash: question, open, reveal, revote_of, opened), ``:a:<n>`` / ``:t:<n>`` (hash token
@@ -36,6 +36,7 @@ from practice.store.base import (
     ClassSession,
     Clock,
     JoinsLimited,
+    JoinsLocked,
     RateLimited,
     Receipt,
     Round,
@@ -173,6 +174,8 @@ class RedisStore(LearnerRedis, QuizRedis):
         live = self._live(code)
         if live.ended:
             raise UnknownSession(live.code)
+        if self.r.hget(_key(live.code, "s"), "locked") == "1":
+            raise JoinsLocked()
         ttl = self._ttl(live)
         if client:
             field = f"{join_window(self.clock())} {client}"
@@ -197,6 +200,14 @@ class RedisStore(LearnerRedis, QuizRedis):
             p.expire(_key(live.code, "order"), ttl)
             p.execute()
         return student
+
+    def lock_joins(self, code: str, locked: bool) -> None:
+        live = self._live(code)
+        self.r.hset(_key(live.code, "s"), "locked", "1" if locked else "0")
+
+    def joins_locked(self, code: str) -> bool:
+        live = self._live(code)
+        return self.r.hget(_key(live.code, "s"), "locked") == "1"
 
     def student(self, code: str, token: str) -> Student | None:
         live = self._live(code)

@@ -28,6 +28,7 @@ from practice.store.base import (
     ClassSession,
     Clock,
     JoinsLimited,
+    JoinsLocked,
     RateLimited,
     Receipt,
     Round,
@@ -65,6 +66,7 @@ CREATE TABLE IF NOT EXISTS class_answers (
 CREATE TABLE IF NOT EXISTS class_submits (
     code TEXT NOT NULL, token TEXT NOT NULL, submit_id TEXT NOT NULL,
     PRIMARY KEY (code, token, submit_id));
+CREATE TABLE IF NOT EXISTS class_locks (code TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS class_names (
     code TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (code, name));
 CREATE TABLE IF NOT EXISTS class_join_rates (
@@ -84,6 +86,7 @@ _CLASS_TABLES = (
     "class_rates",
     "class_names",
     "class_join_rates",
+    "class_locks",
 )
 
 
@@ -159,6 +162,8 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
             live = self._live(db, code)
             if live.ended:
                 raise UnknownSession(live.code)
+            if db.execute("SELECT 1 FROM class_locks WHERE code = ?", (live.code,)).fetchone():
+                raise JoinsLocked()
             if client:
                 minute = join_window(self.clock())
                 db.execute(
@@ -194,6 +199,20 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
                 (live.code, student.token, number, student.label),
             )
         return student
+
+    def lock_joins(self, code: str, locked: bool) -> None:
+        with self._write() as db:
+            live = self._live(db, code)
+            if locked:
+                db.execute("INSERT OR IGNORE INTO class_locks VALUES (?)", (live.code,))
+            else:
+                db.execute("DELETE FROM class_locks WHERE code = ?", (live.code,))
+
+    def joins_locked(self, code: str) -> bool:
+        db = self._db()
+        live = self._live(db, code)
+        found = db.execute("SELECT 1 FROM class_locks WHERE code = ?", (live.code,)).fetchone()
+        return found is not None
 
     def student(self, code: str, token: str) -> Student | None:
         db = self._db()

@@ -389,3 +389,18 @@ def test_the_lecturer_alone_sees_the_next_step_and_the_transitions(store):
     assert "Normalised gain (post − pre) / (1 − pre): 0." in all_text(lect)
     room.run()
     assert "right → right" not in all_text(room)
+
+
+def test_the_lecturer_closes_the_session_to_new_students(store):
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    lect.toggle(key="cls.lock").set_value(True).run()
+    assert not lect.exception and store.joins_locked(session.code)
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    assert "closed to new students" in all_text(room) and not room.get("image")
+    late = open_page(PAGE, query={"class": session.code})
+    late.button(key="cls.join").click().run()
+    assert not late.exception and "closed this session to new students" in late.error[0].value
+    lect.toggle(key="cls.lock").set_value(False).run()
+    late.button(key="cls.join").click().run()
+    assert "student" in late.query_params

@@ -18,6 +18,7 @@ from practice.store.base import (
     MAX_SUBMITS_PER_SECOND,
     SESSION_TTL,
     JoinsLimited,
+    JoinsLocked,
     NicknameTaken,
     RateLimited,
     RoundClosed,
@@ -264,3 +265,18 @@ def test_joins_are_rate_limited_per_client(make_store, clock):
     clock.now += 60
     store.join(code, client="browser-1")
     assert len(store.students(code)) == MAX_JOINS_PER_MINUTE + 3
+
+
+def test_a_locked_session_takes_no_new_students_but_keeps_its_own(make_store):
+    store = make_store()
+    code, (a, *_) = room(store, 2)
+    assert not store.joins_locked(code)
+    store.lock_joins(code, True)
+    assert store.joins_locked(code)
+    with pytest.raises(JoinsLocked, match="closed this session to new students"):
+        store.join(code, "late")
+    n = store.open_round(code, "q").number
+    store.submit(code, n, a.token, "x", "id")  # the students in the room still vote
+    assert store.tally(code, n) == {"x": 1}
+    store.lock_joins(code, False)
+    assert store.join(code, "late").label == "late"
