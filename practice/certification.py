@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from practice.certificates import issue, short_id, short_key
 from practice.session import MAX_SEED, QuizState, certificate_terms, stored_quiz
-from practice.store.base import AttemptRefused, StoredAttempt, same_token
+from practice.store.attempts import AttemptRefused, StoredAttempt, same_token
 from practice.variants import Family, Variant, draw
 
 RETAKE_ENV = "GRPO_CERT_RETAKE_HOURS"

@@ -1,11 +1,16 @@
-"""The links of class mode: a join link anyone may see, and a lecturer link signed with
-the deployment's secret.
+"""The links of class mode: a join link and a projector link anyone may see, and a
+lecturer link signed with the deployment's secret.
 
 Whoever holds the lecturer link controls the session; it carries an HMAC-SHA256 tag of
 the join code and the session's creation time, so editing the URL (another code, a
-guessed tag) gives the student view, and an old link does not control a later session
-that happens to reuse its code. ``practice.certificates.signing_key`` derives the key;
-the secret is only ever an argument here.
+guessed tag) gives no control, and an old link does not control a later session that
+happens to reuse its code. The tag is compared as bytes, so any text a URL may carry
+(non-ASCII too) is simply refused. ``practice.certificates.signing_key`` derives the
+key; the secret is only ever an argument here.
+
+Three screens of one session, told apart by ``screen``: none (a student's phone),
+``projector`` (what the room sees: public, no control) and ``lecturer`` (the controls,
+shown only to a browser that proved it holds the lecturer tag).
 """
 
 from __future__ import annotations
@@ -21,10 +26,16 @@ CODE_PARAM = "class"
 LECTURER_PARAM = "lecturer"
 TOKEN_PARAM = "student"
 PENDING_PARAM = "pending"
+SCREEN_PARAM = "screen"
+PROJECTOR = "projector"
+LECTURER = "lecturer"
 PRIVATE_PARAMS = (LECTURER_PARAM, TOKEN_PARAM, PENDING_PARAM)
 """URL parameters a shared link must never carry: control of a session, a student's
 identity, a student's unsent vote."""
+COOKIE_PREFIX = "grpo_lecturer_"
+"""The lecturer's cookie of session ``CODE`` is ``grpo_lecturer_CODE`` (its tag)."""
 _TAG_BYTES = 16
+_MAX_TAG_CHARS = 64
 
 
 def lecturer_tag(code: str, created: float, *, secret: bytes | str) -> str:
@@ -35,10 +46,13 @@ def lecturer_tag(code: str, created: float, *, secret: bytes | str) -> str:
 
 
 def is_lecturer(code: str, created: float, tag, *, secret: bytes | str) -> bool:
-    """Whether ``tag`` (from a URL: any object) is this session's lecturer tag."""
-    if not isinstance(tag, str) or len(tag) > 64:
+    """Whether ``tag`` (from a URL or a cookie: any object) is this session's lecturer
+    tag; compared as UTF-8 bytes in constant time, so no text makes it raise."""
+    if not isinstance(tag, str) or not tag or len(tag) > _MAX_TAG_CHARS:
         return False
-    return hmac.compare_digest(tag, lecturer_tag(code, created, secret=secret))
+    given = tag.encode("utf-8", "surrogatepass")
+    expected = lecturer_tag(code, created, secret=secret).encode("ascii")
+    return hmac.compare_digest(given, expected)
 
 
 def join_query(code: str) -> str:
@@ -46,5 +60,15 @@ def join_query(code: str) -> str:
     return urlencode({CODE_PARAM: code})
 
 
+def projector_query(code: str) -> str:
+    """The projector's query string: ``class=<code>&screen=projector&present=1``."""
+    return urlencode({CODE_PARAM: code, SCREEN_PARAM: PROJECTOR, "present": "1"})
+
+
 def lecturer_query(code: str, created: float, *, secret: bytes | str) -> str:
+    """The lecturer link's query string: opened once on the lecturer's own device."""
     return urlencode({CODE_PARAM: code, LECTURER_PARAM: lecturer_tag(code, created, secret=secret)})
+
+
+def cookie_name(code: str) -> str:
+    return COOKIE_PREFIX + code

@@ -1,7 +1,7 @@
 """A class session's results as CSV: one row per answer of every round.
 
 Columns: question, round, student, answer, correct, reward, advantage, time. The advantage
-is filled in for "be the group" rounds (the room as one group under the chosen
+is filled in for "be the group" rounds (the room as one group under the round's own
 convention). Every text cell a student or the bank wrote is guarded against formula
 injection: a spreadsheet runs a cell starting with = + - @ (or a tab or carriage return)
 as a formula, so such a cell gets a leading apostrophe.
@@ -19,18 +19,25 @@ from datetime import UTC, datetime
 from grpo_core.csv_safe import csv_cell
 from grpo_core.format import shortest
 from practice.class_group import room_group
-from practice.class_round import RoundSpec, answer_label, decode_spec, drill_of, grade_answer
+from practice.class_round import (
+    RoundSpec,
+    answer_label,
+    decode_spec,
+    drill_of,
+    grade_answer,
+    shown_order,
+)
 from practice.questions import Question
 from practice.store.base import Answer, Round
 
 COLUMNS = ("question", "round", "student", "answer", "correct", "reward", "advantage", "time")
 
 
-def shown_answer(question: Question, answer: str) -> str:
-    """The answer as a person reads it: an option letter, the typed number, or the blanks
-    joined with " | "."""
+def shown_answer(question: Question, answer: str, order: Sequence[int] = ()) -> str:
+    """The answer as a person reads it: the letter its option was shown with (``order``),
+    the typed number, or the blanks joined with " | "."""
     if question.kind in ("choice", "redflag"):
-        return answer_label(question, None, answer)
+        return answer_label(question, None, answer, order)
     if question.kind == "blanks":
         try:
             texts = json.loads(answer)
@@ -47,9 +54,11 @@ class RoundAnswers:
 
 
 def result_rows(
-    rounds: Iterable[RoundAnswers], question: Callable[[str], Question | None], convention: str
+    rounds: Iterable[RoundAnswers], question: Callable[[str], Question | None]
 ) -> list[tuple]:
-    """One row per stored answer, in round order, with the columns of ``COLUMNS``."""
+    """One row per stored answer, in round order, with the columns of ``COLUMNS``: each
+    round's advantages under the convention that round was opened with, the one its
+    phones and the projector showed."""
     rows = []
     for item in rounds:
         spec: RoundSpec | None = decode_spec(item.round.question)
@@ -60,7 +69,7 @@ def result_rows(
         grades = [grade_answer(q, drill, a.answer) for a in item.answers]
         advantages = [None] * len(grades)
         if spec.group and grades:
-            group = room_group([g.reward for g in grades], convention)
+            group = room_group([g.reward for g in grades], spec.convention)
             advantages = [float(x) for x in group.advantages]
         for a, g, adv in zip(item.answers, grades, advantages, strict=True):
             rows.append(
@@ -68,7 +77,7 @@ def result_rows(
                     q.id,
                     item.round.number,
                     a.label,
-                    shown_answer(q, a.answer),
+                    shown_answer(q, a.answer, shown_order(q, spec)),
                     g.correct,
                     g.reward,
                     adv,

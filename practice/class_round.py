@@ -23,10 +23,13 @@ from grpo_core import CONVENTIONS
 from practice.drills import Drill, make_drill
 from practice.grading import grade_blanks, grade_choice, grade_drill, parse_number
 from practice.questions import Question
+from practice.session import option_order
 
 ASKABLE_KINDS = ("choice", "numeric", "blanks", "redflag")
 """Kinds a class round can ask (a follow-up is self-graded, so it has no room tally)."""
 OPTION_LETTERS = "ABCDEFGHIJ"
+MAX_BARS = 10
+"""A distribution of typed answers shows the 9 most given and one bar for the rest."""
 
 
 @dataclass(frozen=True)
@@ -40,21 +43,38 @@ class RoundSpec:
     """Seeds the drill of a numeric question (the same numbers for every student)."""
     convention: str = "trl"
     """The convention the students' own advantages are computed with in a group round."""
+    order: tuple[int, ...] = ()
+    """The options' order for the whole room: element j is the index of the option shown
+    with letter j (A, B, ...); () shows them in the bank's order."""
 
     def encode(self) -> str:
-        return json.dumps(
-            {"q": self.question_id, "g": self.group, "s": self.seed, "c": self.convention}
-        )
+        raw = {"q": self.question_id, "g": self.group, "s": self.seed, "c": self.convention}
+        return json.dumps(raw | ({"o": list(self.order)} if self.order else {}))
+
+
+def new_spec(question: Question, group: bool, seed: int, convention: str) -> RoundSpec:
+    """A round of ``question`` with its options shuffled by ``seed`` (0..2**32-1), one
+    order for every phone and the projector (the bank lists the right answer first)."""
+    return RoundSpec(question.id, group, seed, convention, option_order(question, seed))
 
 
 def decode_spec(text: str) -> RoundSpec | None:
     """The RoundSpec of ``RoundSpec.encode``; None for anything else."""
     try:
         raw = json.loads(text)
-        spec = RoundSpec(str(raw["q"]), bool(raw["g"]), int(raw["s"]), str(raw["c"]))
-    except (ValueError, TypeError, KeyError):
+        order = tuple(int(i) for i in raw.get("o", ()))
+        spec = RoundSpec(str(raw["q"]), bool(raw["g"]), int(raw["s"]), str(raw["c"]), order)
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None
     return spec if spec.convention in CONVENTIONS else None
+
+
+def shown_order(question: Question, spec: RoundSpec | None) -> tuple[int, ...]:
+    """The option indices in the order the round shows them (the bank's order when the
+    round has none, or one that is not a permutation of this question's options)."""
+    n = len(question.options)
+    order = spec.order if spec is not None else ()
+    return order if sorted(order) == list(range(n)) else tuple(range(n))
 
 
 def drill_of(question: Question, seed: int) -> Drill | None:
@@ -113,12 +133,18 @@ def grade_answer(question: Question, drill: Drill | None, answer: str) -> Grade:
     raise ValueError(f"question {question.id!r} is a {question.kind} question: not askable.")
 
 
-def answer_label(question: Question, drill: Drill | None, answer: str) -> str:
-    """How an answer is counted on the projector: the option letter, the number read
-    (to 2 decimals), or which blanks are right ("mean ✓ · std ✗")."""
+def answer_label(
+    question: Question, drill: Drill | None, answer: str, order: Sequence[int] = ()
+) -> str:
+    """How an answer is counted on the projector: the letter the option was shown with
+    (``order``, see ``shown_order``), the number read (to 2 decimals), or which blanks
+    are right ("mean ✓ · std ✗")."""
     if question.kind in ("choice", "redflag"):
         chosen = _choice(question, answer)
-        return OPTION_LETTERS[chosen] if chosen is not None else "no option"
+        if chosen is None:
+            return "no option"
+        order = list(order) or list(range(len(question.options)))
+        return OPTION_LETTERS[order.index(chosen)]
     if question.kind == "numeric":
         value = parse_number(answer)
         return "not a number" if value is None else f"{value:.2f}"
@@ -139,17 +165,29 @@ class Bar:
     correct: bool
 
 
-def distribution(question: Question, drill: Drill | None, tally: Mapping[str, int]) -> list[Bar]:
+def distribution(
+    question: Question, drill: Drill | None, tally: Mapping[str, int], order: Sequence[int] = ()
+) -> list[Bar]:
     """The room's answers counted by ``answer_label``: every option of a choice question
-    (also those nobody picked), in order; for other kinds the labels, most given first."""
+    (also those nobody picked) by the letter it was shown with, A first; for other kinds
+    the labels, most given first, at most ``MAX_BARS`` bars (the rarest ones together)."""
+    order = list(order) or list(range(len(question.options)))
     counts: dict[str, int] = {}
     correct: dict[str, bool] = {}
     for answer, n in tally.items():
-        label = answer_label(question, drill, answer)
+        label = answer_label(question, drill, answer, order)
         counts[label] = counts.get(label, 0) + n
         correct[label] = grade_answer(question, drill, answer).correct
     if question.kind in ("choice", "redflag"):
         letters = OPTION_LETTERS[: len(question.options)]
-        return [Bar(x, counts.get(x, 0), i == question.answer) for i, x in enumerate(letters)]
-    order = sorted(counts, key=lambda x: (-counts[x], x))
-    return [Bar(x, counts[x], correct[x]) for x in order]
+        return [
+            Bar(x, counts.get(x, 0), order[j] == question.answer) for j, x in enumerate(letters)
+        ]
+    ranked = sorted(counts, key=lambda x: (-counts[x], x))
+    shown, rest = ranked[: MAX_BARS - 1], ranked[MAX_BARS - 1 :]
+    if len(rest) == 1:
+        shown, rest = ranked, []
+    bars = [Bar(x, counts[x], correct[x]) for x in shown]
+    if rest:
+        bars.append(Bar(f"{len(rest)} other answers", sum(counts[x] for x in rest), False))
+    return bars

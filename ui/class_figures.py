@@ -8,8 +8,9 @@ only, since Plotly decodes those but shows "&quot;" literally (quotes need no es
 from __future__ import annotations
 
 import html
+import math
 
-from grpo_core.format import signed
+from grpo_core.format import plural, signed
 from practice.class_group import RoomGroup
 from practice.class_round import Bar
 from ui.figures.common import cached_figure, figure, sign_marker
@@ -20,8 +21,13 @@ MAX_LABELLED = 60
 
 
 @cached_figure
-def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -> dict:
-    """(len(bars),) counts, one bar per answer; the right ones marked once revealed."""
+def distribution_figure(
+    bars: tuple[Bar, ...], title: str, show_correct: bool, top: int | None = None
+) -> dict:
+    """(len(bars),) counts, one bar per answer (a category each, numbers too); the right
+    ones marked once revealed. The count axis runs from 0 to ``top`` (the larger of two
+    votes shown side by side, so both share one scale), with whole-number ticks."""
+    top = max([top or 0, *(b.count for b in bars), 1])
     labels = [html.escape(b.label, quote=False) for b in bars]
     colours = [POSITIVE if show_correct and b.correct else NEUTRAL for b in bars]
     text = [f"{b.count} ✓" if show_correct and b.correct else str(b.count) for b in bars]
@@ -36,26 +42,44 @@ def distribution_figure(bars: tuple[Bar, ...], title: str, show_correct: bool) -
             "hovertemplate": "%{x}: %{y}<extra></extra>",
         }
     ]
-    return figure(data, title, 360, yaxis={"title": "students", "rangemode": "tozero"})
+    yaxis = {
+        "title": "students",
+        "range": [0, top * 1.18],
+        "tickmode": "linear",
+        "tick0": 0,
+        "dtick": math.ceil(top / 5),
+        "tickformat": "d",
+    }
+    xaxis = {"type": "category", "categoryorder": "array", "categoryarray": labels}
+    return figure(data, title, 360, xaxis=xaxis, yaxis=yaxis)
 
 
 @cached_figure
-def advantage_figure(labels: tuple[str, ...], group: RoomGroup) -> dict:
-    """(K,) one bar per student: their advantage, blue up, vermillion hatched down."""
-    names = [html.escape(x, quote=False) for x in labels]
+def advantage_figure(labels: tuple[str, ...] | None, group: RoomGroup) -> dict:
+    """(K,) one bar per student: their advantage, blue up, vermillion hatched down.
+
+    ``labels`` None draws the room anonymously (the projector): bars numbered, no names.
+    """
     values = [float(a) for a in group.advantages]
+    k = len(values)
+    named = labels is not None and k <= MAX_LABELLED
+    names = [html.escape(x, quote=False) for x in labels] if labels is not None else [""] * k
     bar = {
         "type": "bar",
+        "x": names if named else list(range(1, k + 1)),
+        "y": values,
         "marker": sign_marker(values),
-        "customdata": [[n, float(r)] for n, r in zip(names, group.rewards, strict=True)],
-        "hovertemplate": "%{customdata[0]}: reward %{customdata[1]}, advantage %{y:+.3f}"
+        "customdata": [
+            [f"{n}: " if n else "", float(r)] for n, r in zip(names, group.rewards, strict=True)
+        ],
+        "hovertemplate": "%{customdata[0]}reward %{customdata[1]}, advantage %{y:+.3f}"
         "<extra></extra>",
     }
-    if len(names) <= MAX_LABELLED:
-        bar.update(x=names, y=values, text=[signed(v) for v in values], textposition="outside")
-        xaxis = {"type": "category", "tickangle": -45 if len(names) > 12 else 0}
+    if k <= MAX_LABELLED:
+        bar.update(text=[signed(v) for v in values], textposition="outside")
+    if named:
+        xaxis = {"type": "category", "tickangle": -45 if k > 12 else 0}
     else:
-        bar.update(x=list(range(1, len(names) + 1)), y=values)
-        xaxis = {"title": f"{len(names)} students", "showticklabels": False}
+        xaxis = {"title": plural(k, "student"), "showticklabels": False}
     title = f"The room as one group: K = {group.k}, advantages under {group.convention}"
     return figure([bar], title, 420, xaxis=xaxis, yaxis={"title": "advantage", "zeroline": True})

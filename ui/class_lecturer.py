@@ -1,80 +1,94 @@
-"""The lecturer's view of class mode: how to join, what to ask, the room's answers.
+"""The lecturer's screen of class mode: the controls, on a window or a phone the room
+never sees (``?class=<code>&screen=lecturer``, in a browser that holds the lecturer's
+right: ``ui.class_access``).
 
 Peer instruction in four steps, each a button: open a round (a live count, the
 distribution hidden) -> close it and show the distribution -> optionally vote again,
 both votes side by side -> reveal the answer and its explanation ("be the group": the
-room's rewards as one GRPO group). Only the live count polls (``live_count``, a tiny
-fragment); the rest redraws when the lecturer presses a button.
+room's rewards as one GRPO group). The projector screen (``ui.class_projector``) follows
+by itself. Ending the session asks for confirmation first.
 
-Widget keys: ``cls.question``, ``cls.group``, ``cls.convention`` (inputs); ``cls.open``,
-``cls.show_distribution``, ``cls.revote``, ``cls.reveal``, ``cls.end``, ``cls.csv``.
+Widget keys: ``cls.question``, ``cls.group``, ``cls.convention``, ``cls.lock`` (inputs);
+``cls.open``, ``cls.show_distribution``, ``cls.revote``, ``cls.reveal``, ``cls.end`` (asks),
+``cls.end_confirm``, ``cls.end_cancel``, ``cls.csv``.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import streamlit as st
 
 from grpo_core import CONVENTIONS, get_convention
-from grpo_core.format import fmt, plural
-from practice.class_group import room_group
-from practice.class_link import join_query, lecturer_query
+from grpo_core.format import fmt, plural, tex
+from practice.class_link import lecturer_query, projector_query
+from practice.class_peer import next_step, transitions
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
 from practice.class_round import (
     ASKABLE_KINDS,
     RoundSpec,
     decode_spec,
-    distribution,
     drill_of,
     grade_answer,
+    new_spec,
+    shown_order,
 )
 from practice.store.base import ClassSession, ClassStore, Round
+from ui import class_projector as room
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
-from ui.class_figures import advantage_figure, distribution_figure
-from ui.figures.common import show
-from ui.store_guard import calm
 
-POLL_SECONDS = 0.5
-"""How often the live count asks the store (the projector shows a vote within ~1 s at p95,
-bench/bench_class.py; one projector polling costs two small reads a poll)."""
+_ENDING = "cls.ending"
 
 
-def base_url() -> str:
-    return (st.context.url or "").split("?")[0]
-
-
-def join_panel(session: ClassSession, secret: bytes, *, compact: bool) -> None:
-    """The code, the join link and a QR code large enough for the back of the room;
-    once rounds run (``compact``), the code on one line and the rest folded away."""
-    link = f"{base_url()}?{join_query(session.code)}"
-    if compact:
-        st.markdown(f"Join with the code **`{session.code}`** at `{base_url()}`")
-    box = st.expander("Join link and QR code", expanded=not compact)
-    left, right = box.columns([3, 2])
-    with left:
-        st.markdown(f"## Join code: `{session.code}`")
-        st.caption("Open the link, scan the code, or type the code on this page.")
-        st.code(link, language=None, wrap_lines=True)
-        st.caption("Your lecturer link: keep it private, it controls this session.")
-        st.code(
-            f"{base_url()}?{lecturer_query(session.code, session.created, secret=secret)}",
-            language=None,
-            wrap_lines=True,
+def header(session: ClassSession, secret: bytes) -> None:
+    """Where the room looks (the projector screen) and how to take control on a phone."""
+    st.subheader(f"Lecturer screen · session {session.code}")
+    st.caption(
+        "Keep this window off the projector: it holds the controls. Project the "
+        "projector screen instead; it follows every step you take here."
+    )
+    left, right = st.columns(2)
+    left.link_button(
+        "Open the projector screen",
+        f"{room.base_url()}?{projector_query(session.code)}",
+        icon=":material/cast:",
+        type="primary",
+        width="stretch",
+    )
+    with right.expander("Control from your phone", icon=":material/phone_iphone:"):
+        st.caption(
+            "Scan with your own phone: it gets these controls. Private: never show this "
+            "on the projector. Once opened, the link leaves the phone's address bar."
         )
-    with right:
-        st.image(qr_png(link), caption="Scan to join", width=360)
+        link = f"{room.base_url()}?{lecturer_query(session.code, session.created, secret=secret)}"
+        st.image(qr_png(link, scale=6), width=220)
 
 
-def _askable() -> list[str]:
-    return qw.bank_ids(kinds=ASKABLE_KINDS)
+_WRAPPED = re.compile(r"\\(?:mathrm|text|operatorname|mathbf)\{([^}]*)\}")
+_GREEK = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\sigma": "σ", r"\mu": "μ"}
+PREVIEW_CHARS = 90
+"""How much of a question's text the picker shows."""
+
+
+def plain_math(text: str) -> str:
+    """Markdown with inline LaTeX as a plain line a selectbox can show: ``$\\mathrm{std}(R)
+    + \\varepsilon$`` -> ``std(R) + ε``."""
+    text = _WRAPPED.sub(r"\1", text)
+    for command, letter in _GREEK.items():
+        text = text.replace(command, letter)
+    text = re.sub(r"\\[A-Za-z]+", "", text)
+    return re.sub(r"[$*{}]", "", text)
 
 
 def _question_label(qid: str) -> str:
+    """The picker's line for a question: its kind, the start of its text and its id."""
     q = qw.by_id()[qid]
-    return f"{qw.KIND_TITLES[q.kind]} · {q.id}"
+    text = " ".join(plain_math(q.prompt).split())
+    more = "…" if len(text) > PREVIEW_CHARS else ""
+    return f"{qw.KIND_TITLES[q.kind]} · {text[:PREVIEW_CHARS]}{more} ({q.id})"
 
 
 def _open(store: ClassStore, code: str, spec: RoundSpec, revote_of: int | None = None) -> None:
@@ -89,7 +103,12 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
         icon=":material/add_circle:",
     )
     with box.form("cls.ask", border=False):
-        st.selectbox("Question", _askable(), format_func=_question_label, key="cls.question")
+        st.selectbox(
+            "Question",
+            qw.bank_ids(kinds=ASKABLE_KINDS),
+            format_func=_question_label,
+            key="cls.question",
+        )
         st.toggle(
             "Be the group: the room's rewards become one GRPO group",
             key="cls.group",
@@ -108,23 +127,23 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
 def _open_asked(store: ClassStore, code: str) -> None:
     """Open the round the form asks for (a callback: the page then draws it)."""
     s = st.session_state
-    spec = RoundSpec(
-        s["cls.question"], bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"]
-    )
+    question = qw.by_id()[s["cls.question"]]
+    spec = new_spec(question, bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"])
     _open(store, code, spec)
 
 
-def round_panel(store: ClassStore, code: str, r: Round) -> None:
+def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     """The current round: its question, the buttons of the next step, and what is revealed."""
+    code = session.code
     spec = decode_spec(r.question)
     question = qw.by_id().get(spec.question_id) if spec else None
     if question is None:
         st.warning("This round's question is not in this server's bank.")
         return
     drill = drill_of(question, spec.seed)
-    kind = "Vote again" if r.revote_of else ("Be the group" if spec.group else "Round")
-    st.subheader(f"{kind} {r.number}: {qw.KIND_TITLES[question.kind]}")
-    view.prompt(question, drill)
+    order = shown_order(question, spec)
+    st.markdown(f"**{room.round_title(r, question, spec.group)}**")
+    view.prompt(question, drill, order)
     b1, b2 = st.columns(2)
     if r.open:
         if not spec.group:
@@ -156,18 +175,45 @@ def round_panel(store: ClassStore, code: str, r: Round) -> None:
             on_click=_reveal,
             args=(store, code, r.number, "answer"),
         )
-    live_count(store, code, r.number)
+    room.live(store, code, room.state_of(r, session), r.number)
     if r.reveal != "none" and not spec.group:
-        votes = [n for n in (r.revote_of, r.number) if n]
-        for column, n in zip(st.columns(len(votes)), votes, strict=True):
-            bars = tuple(distribution(question, drill, store.tally(code, n)))
-            title = ("Second vote" if n == r.number else "First vote") if r.revote_of else ""
-            figure = distribution_figure(bars, title or "The room's answers", r.reveal == "answer")
-            show(figure, key=f"cls.dist.{n}", container=column)
+        room.vote_charts(store, code, r, question, drill, order)
+        peer_panel(store, code, r, question, drill)
     if r.reveal == "answer":
         if spec.group:
             group_panel(store, code, r, question, drill, spec)
-        view.answer_key(question, drill)
+        with st.expander("The answer and its explanation (as on the projector)"):
+            view.answer_key(question, drill, order)
+
+
+def _rights(store: ClassStore, code: str, number: int, question, drill) -> dict[str, bool]:
+    """Student token -> whether their answer to round ``number`` is right."""
+    return {
+        a.token: grade_answer(question, drill, a.answer).correct
+        for a in store.answers(code, number)
+    }
+
+
+def peer_panel(store: ClassStore, code: str, r: Round, question, drill) -> None:
+    """This screen only: after a first vote, the next step the share right suggests;
+    after the re-vote, how each student moved and the normalised gain."""
+    now = _rights(store, code, r.number, question, drill)
+    if not r.revote_of:
+        st.info(
+            f"**Next step.** {next_step(sum(now.values()), len(now))}", icon=":material/lightbulb:"
+        )
+        return
+    moved = transitions(_rights(store, code, r.revote_of, question, drill), now)
+    st.markdown(
+        "| first → second vote | students |\n|---|---|\n"
+        f"| right → right | {moved.right_right} |\n| wrong → right | {moved.wrong_right} |\n"
+        f"| right → wrong | {moved.right_wrong} |\n| wrong → wrong | {moved.wrong_wrong} |"
+    )
+    gain = "undefined (everyone was right already)" if moved.gain is None else fmt(moved.gain, 2)
+    st.caption(
+        f"{moved.n} voted twice: {round(100 * moved.pre)} % right, then "
+        f"{round(100 * moved.post)} %. Normalised gain (post − pre) / (1 − pre): {gain}."
+    )
 
 
 def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:
@@ -175,75 +221,62 @@ def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:
     store.set_reveal(code, number, reveal)
 
 
-@st.fragment(run_every=POLL_SECONDS)
-@calm
-def live_count(store: ClassStore, code: str, number: int) -> None:
-    """How many have answered (the distribution stays hidden): the one polling part."""
-    answered = sum(store.tally(code, number).values())
-    joined = len(store.students(code))
-    st.metric("Answers", f"{answered} of {joined}", border=True)
-
-
 def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) -> None:
-    """The room's rewards as one group: K, mean, std, and every student's advantage."""
-    answers = store.answers(code, r.number)
-    rewards = [grade_answer(question, drill, a.answer).reward for a in answers]
-    names = list(CONVENTIONS)
+    """The room as one group, with every student's name (this screen only), under the
+    round's convention or another one tried here (the room keeps seeing the round's)."""
     convention = (
         st.segmented_control(
-            "Convention",
-            names,
+            f"Convention (this screen only; the room sees {spec.convention})",
+            list(CONVENTIONS),
             default=spec.convention,
             key=f"cls.shown_convention.{r.number}",
         )
         or spec.convention
     )
-    group = room_group(rewards, convention)
-    k, m, s = st.columns(3)
-    k.metric("K (students who answered)", group.k)
-    m.metric("Mean reward", fmt(group.mean))
-    s.metric("Std", fmt(group.std))
-    if group.note:
-        st.info(group.note)
-    if group.k:
-        show(advantage_figure(tuple(a.label for a in answers), group), key="cls.advantages")
-        right = sum(x == 1 for x in rewards)
-        st.markdown(
-            f"{plural(right, 'student')} of {group.k} got it right: each of them gets "
-            "a positive advantage, the larger the fewer got it right; a wrong answer gets "
-            "a negative one. The same formula as in the walkthrough, with the room's numbers:"
+    group, answers = room.group_summary(store, code, r, question, drill, convention, named=True)
+    if not group.k:
+        return
+    right = sum(x == 1 for x in group.rewards)
+    st.markdown(
+        f"{plural(right, 'student')} of {group.k} got it right: each of them gets "
+        "a positive advantage, the larger the fewer got it right; a wrong answer gets "
+        "a negative one. The same formula as in the walkthrough, with the room's numbers:"
+    )
+    with st.expander("Step by step, on the room's numbers"):
+        st.dataframe(
+            {
+                "student": [a.label for a in answers],
+                "reward R_i": group.rewards,
+                "R_i − baseline": group.centred,
+                "advantage A_i": group.advantages,
+            },
+            hide_index=True,
+            column_config={
+                name: st.column_config.NumberColumn(format="%.4f")
+                for name in ("R_i − baseline", "advantage A_i")
+            },
         )
-        with st.expander("Step by step, on the room's numbers"):
-            st.dataframe(
-                {
-                    "student": [a.label for a in answers],
-                    "reward R_i": group.rewards,
-                    "R_i − baseline": group.centred,
-                    "advantage A_i": group.advantages,
-                },
-                hide_index=True,
-                column_config={
-                    name: st.column_config.NumberColumn(format="%.4f")
-                    for name in ("R_i − baseline", "advantage A_i")
-                },
-            )
-        conv = get_convention(convention)
-        if conv.baseline == "mean" and conv.scale == "group":
-            st.latex(
-                rf"A_i = \frac{{R_i - {fmt(group.mean)}}}{{{fmt(group.std)} + {fmt(conv.eps)}}}"
-            )
-        else:
-            st.caption(f"{conv.library}: {conv.description}")
+    conv = get_convention(convention)
+    if conv.baseline == "mean" and conv.scale == "group":
+        st.latex(rf"A_i = \frac{{R_i - {tex(group.mean)}}}{{{tex(group.std)} + {tex(conv.eps)}}}")
+    else:
+        st.caption(f"{conv.library}: {conv.description}")
+
+
+def _ask_to_end(ask: bool) -> None:
+    st.session_state[_ENDING] = ask
+
+
+def _end(store: ClassStore, code: str) -> None:
+    st.session_state[_ENDING] = False
+    store.end_session(code)
 
 
 def end_panel(store: ClassStore, session: ClassSession) -> None:
-    """End the session, and its results as CSV."""
+    """The results as CSV, and ending the session (after a confirmation)."""
     rounds = store.rounds(session.code)
-    convention = st.session_state.get("cls.convention") or "trl"
     rows = result_rows(
-        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds],
-        qw.by_id().get,
-        convention,
+        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds], qw.by_id().get
     )
     left, right = st.columns(2)
     left.download_button(
@@ -254,7 +287,48 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
         key="cls.csv",
         icon=":material/download:",
     )
+    if session.ended:
+        right.info("This session has ended.")
+    elif not st.session_state.get(_ENDING):
+        right.button("End the session…", key="cls.end", on_click=_ask_to_end, args=(True,))
+    else:
+        with right.container(border=True):
+            st.warning(
+                "End the session for everyone? No more rounds or answers; "
+                "the results stay downloadable."
+            )
+            yes, no = st.columns(2)
+            yes.button(
+                "Yes, end it",
+                key="cls.end_confirm",
+                type="primary",
+                on_click=_end,
+                args=(store, session.code),
+            )
+            no.button("Cancel", key="cls.end_cancel", on_click=_ask_to_end, args=(False,))
+
+
+def _lock(store: ClassStore, code: str) -> None:
+    store.lock_joins(code, bool(st.session_state["cls.lock"]))
+
+
+def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> None:
+    """Everything the lecturer controls, in the order of a lecture."""
+    header(session, secret)
     if not session.ended:
-        right.button(
-            "End the session", key="cls.end", on_click=store.end_session, args=(session.code,)
+        st.toggle(
+            "Close the session to new students",
+            value=store.joins_locked(session.code),
+            key="cls.lock",
+            on_change=_lock,
+            args=(store, session.code),
+            help="Students who joined keep their seats; the projector says joining is closed.",
         )
+    current = store.current_round(session.code)
+    if current is not None:
+        round_panel(store, session, current)
+    else:
+        room.live(store, session.code, None, None)
+    if not session.ended:
+        ask_panel(store, session.code, first=current is None)
+    end_panel(store, session)

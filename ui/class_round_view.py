@@ -7,6 +7,7 @@ and the phones' options name the same thing.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -18,19 +19,31 @@ from practice.store.base import MAX_ANSWER_CHARS
 from ui import quiz_feedback as fb
 
 
-def prompt(question: Question, drill: Drill | None) -> None:
+def prompt(
+    question: Question, drill: Drill | None, order: Sequence[int], *, columns: int = 1
+) -> None:
+    """The question and its options lettered in the round's ``order``, in ``columns``
+    columns (2 on the projector for short options)."""
     st.markdown(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
-        for letter, option in zip(OPTION_LETTERS, question.options, strict=False):
-            st.markdown(f"**{letter}.** {option.text}")
+        cells = st.columns(columns) if columns > 1 else [st.container()]
+        for j, i in enumerate(order):
+            cells[j % len(cells)].markdown(f"**{OPTION_LETTERS[j]}.** {question.options[i].text}")
 
 
-def inputs(question: Question, drill: Drill | None, key: str, stored: str | None) -> str | None:
+def inputs(
+    question: Question, drill: Drill | None, key: str, stored: str | None, order: Sequence[int]
+) -> str | None:
     """The answer widgets under ``key`` (inside the caller's form), pre-filled with the
-    stored answer; the answer as the store keeps it, or None when nothing is given."""
+    stored answer; the answer as the store keeps it (a choice: the option's index in the
+    bank, whatever letter it was shown with), or None when nothing is given."""
     if question.kind in ("choice", "redflag"):
-        options = list(range(len(question.options)))
-        index = int(stored) if stored and stored.isdigit() and int(stored) in options else None
+        options = list(order)
+        index = (
+            options.index(int(stored))
+            if stored and stored.isdigit() and int(stored) in options
+            else None
+        )
         label = "Pick the wrong one" if question.kind == "redflag" else "Your answer"
         chosen = st.radio(
             label,
@@ -38,7 +51,7 @@ def inputs(question: Question, drill: Drill | None, key: str, stored: str | None
             index=index,
             key=key,
             horizontal=True,
-            format_func=lambda i: OPTION_LETTERS[i],
+            format_func=lambda i: OPTION_LETTERS[options.index(i)],
         )
         return None if chosen is None else str(chosen)
     if question.kind == "numeric":
@@ -74,10 +87,10 @@ def _stored_blanks(stored: str | None, count: int) -> list[str]:
     return [t if isinstance(t, str) else "" for t in texts]
 
 
-def answer_key(question: Question, drill: Drill | None) -> None:
-    """The right answer and the explanation (after the reveal)."""
+def answer_key(question: Question, drill: Drill | None, order: Sequence[int]) -> None:
+    """The right answer and the explanation (after the reveal), options in ``order``."""
     if question.kind in ("choice", "redflag"):
-        fb.options_key(question, range(len(question.options)))
+        fb.options_key(question, order)
     elif question.kind == "blanks":
         fb.blanks_key(question)
     elif drill is not None:

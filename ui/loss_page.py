@@ -10,10 +10,10 @@ import streamlit as st
 
 from content.citations import cite
 from grpo_core import loss_lab
+from grpo_core.csv_safe import frame_csv
 from grpo_core.format import fmt, signed
 from grpo_core.loss import AGGREGATION, IS_LEVELS, LOSS_TYPES, policy_loss
 from grpo_core.verifier import grade, load_worked_example, verifier_reward
-from practice.class_results import safe_cell
 from ui import prose, state
 from ui.figures import critic as critic_figures
 
@@ -328,7 +328,7 @@ def heatmaps_caption(result, options: dict, maps: dict, clipped: str) -> str:
 def token_table_and_csv(group: tuple, **options) -> tuple[pd.DataFrame, bytes]:
     """``token_table`` of the group under ``options``, and its CSV (computed once)."""
     table = token_table(batch(*group), loss_of(group, **options))
-    return table, table.to_csv(index=False).encode()
+    return table, frame_csv(table)
 
 
 def token_table(toy: loss_lab.ToyBatch, result) -> pd.DataFrame:
@@ -345,7 +345,7 @@ def token_table(toy: loss_lab.ToyBatch, result) -> pd.DataFrame:
                     "old_logp": toy.old_logp[i, t],
                     "logp": toy.logp[i, t],
                     "ratio": result.ratio[i, t],
-                    "region": safe_cell(("free", "low", "high", "delta")[result.clip[i, t]]),
+                    "region": ("free", "low", "high", "delta")[result.clip[i, t]],
                     "per_token_loss": result.per_token[i, t],
                     "weight": result.weight[i, t],
                     "push_on_logp": -result.grad[i, t],

@@ -7,6 +7,7 @@
   there needs ``appendonly yes``).
 - ``sqlite_learner``, ``redis_learner``: each backend's learner part.
 - ``sqlite_quiz``, ``redis_quiz``: each backend's quiz part (the first answer stands).
+- ``attempts``: certification attempts' contract, record, refusal and private token.
 - ``learner_json``: a learner's progress as JSON (export, validated import).
 
 ``open_store(url)`` picks the backend from a URL: ``sqlite:///abs/path.sqlite3``,

@@ -62,6 +62,10 @@ MAX_NICKNAME_CHARS = 40
 MAX_ANSWER_CHARS = 500
 MAX_SUBMITS_PER_SECOND = 5
 """Submits one student token may make in one clock second; more are refused."""
+MAX_JOINS_PER_MINUTE = 5
+"""Joins one client (a browser, or an address) may make in a session in one clock minute."""
+MAX_CLIENT_CHARS = 128
+"""A client key (``join(client=...)``) is cut to this many characters."""
 MAX_ID_CHARS = 64
 """Student tokens and submit ids are short random strings; longer ones are refused."""
 REVEALS = ("none", "distribution", "answer")
@@ -124,6 +128,25 @@ class RateLimited(StoreRefusal):
 
 class TextRefused(StoreRefusal):
     """Text over its bound, or an id that is not a short token."""
+
+
+class NicknameTaken(TextRefused):
+    """A nickname another student of the session has, or one like the default labels."""
+
+
+class JoinsLocked(StoreRefusal):
+    def __init__(self):
+        super().__init__(
+            "The lecturer has closed this session to new students: ask them to open it again."
+        )
+
+
+class JoinsLimited(StoreRefusal):
+    def __init__(self):
+        super().__init__(
+            f"Too many joins from this device (at most {MAX_JOINS_PER_MINUTE} a minute): "
+            "wait a minute and join again."
+        )
 
 
 class UnknownLearner(StoreRefusal):
@@ -193,7 +216,16 @@ class ClassStore(Protocol):
     def end_session(self, code: str) -> None:
         """No more rounds or answers; results stay readable until the session expires."""
 
-    def join(self, code: str, nickname: str = "") -> Student: ...
+    def join(self, code: str, nickname: str = "", client: str = "") -> Student:
+        """A new student. A nickname is unique in the session (any case and spacing) and
+        never a default label ("Student 3"): NicknameTaken. A non-empty ``client`` (a
+        browser or address key) may join at most MAX_JOINS_PER_MINUTE times a minute:
+        JoinsLimited."""
+
+    def lock_joins(self, code: str, locked: bool) -> None:
+        """Close the session to new students (``join`` raises JoinsLocked), or open it."""
+
+    def joins_locked(self, code: str) -> bool: ...
     def student(self, code: str, token: str) -> Student | None: ...
     def students(self, code: str) -> list[Student]: ...
     def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
@@ -295,69 +327,6 @@ class QuizStore(Protocol):
     def answer_quiz(self, quiz_id: str, question_id: str, credit: Fraction) -> Fraction:
         """Store the answer's credit unless the question was answered already in this quiz;
         returns the credit that stands (the first). UnknownQuiz, TextRefused."""
-
-
-class AttemptRefused(StoreRefusal):
-    """A certification attempt refused an action: not its holder, or already submitted."""
-
-
-@dataclass(frozen=True)
-class StoredAttempt:
-    """A certification attempt: a stored quiz (same id) held by one learner, with the
-    private token that answers, submits and issues, and the certificate once issued."""
-
-    attempt_id: str
-    """The id of the stored quiz holding its seed, items and answers."""
-    learner: str
-    previous_seed: int | None
-    """The seed of the learner's attempt before (its variants are avoided), or None."""
-    started: float
-    submitted: float | None
-    cert_id: str | None
-
-
-class AttemptStore(Protocol):
-    """Certification attempts (``practice.certification``): one learner's, token-held."""
-
-    def create_attempt(
-        self, learner: str, seed: int, previous_seed: int | None, question_ids: Sequence[str]
-    ) -> tuple[str, str]:
-        """(attempt id, private token): a new stored quiz, held by ``learner``."""
-
-    def attempt(self, attempt_id) -> StoredAttempt | None:
-        """The attempt; None for junk or an unknown id (never raises)."""
-
-    def latest_attempt(self, learner) -> StoredAttempt | None:
-        """The learner's most recently started attempt, or None."""
-
-    def attempt_token(self, attempt_id: str, learner: str) -> str | None:
-        """The attempt's token for the learner who holds it (the learner key recovers the
-        attempt after a reload); None for anyone else."""
-
-    def answer_attempt(self, attempt_id: str, token: str, question_id: str, credit) -> Fraction:
-        """``answer_quiz`` for the holder of an attempt not yet submitted; AttemptRefused."""
-
-    def submit_attempt(self, attempt_id: str, token: str) -> float:
-        """Mark it submitted (the first time stands), unanswered items at 0; AttemptRefused."""
-
-    def set_certificate(self, attempt_id: str, token: str, cert_id: str, short: str) -> str:
-        """Store the attempt's certificate unless it has one; the one that stands.
-        ``short``: the signature prefix the short form names. AttemptRefused."""
-
-    def certificate_by_short(self, short) -> str | None:
-        """The full certificate ID an issued short form names, or None."""
-
-
-def new_attempt_token() -> str:
-    """An attempt's private token: 32 random bytes, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-def same_token(stored: str | None, given) -> bool:
-    """Whether ``given`` is the stored token, compared as bytes in constant time."""
-    if not isinstance(stored, str) or not isinstance(given, str):
-        return False
-    return secrets.compare_digest(stored.encode("utf-8"), given.encode("utf-8"))
 
 
 class Store(ClassStore, LearnerStore, QuizStore, Protocol):
@@ -467,6 +436,34 @@ def check_reveal(reveal: str) -> str:
     if reveal not in REVEALS:
         raise ValueError(f"reveal must be one of {', '.join(REVEALS)}, got {reveal!r}.")
     return reveal
+
+
+_DEFAULT_LABEL = re.compile(r"^student\s*#?\s*\d+$")
+
+
+def nickname_key(nickname: str) -> str:
+    """The form two nicknames are compared in: case-folded, spaces collapsed."""
+    return " ".join(nickname.split()).casefold()
+
+
+def check_nickname(nickname: str, taken: Callable[[str], bool]) -> str:
+    """``nickname`` if it is free; ``taken(key)`` says whether a student of the session
+    already has the ``nickname_key``. NicknameTaken for a taken one or a default label."""
+    key = nickname_key(nickname)
+    if not key:
+        return nickname
+    if _DEFAULT_LABEL.match(key):
+        raise NicknameTaken(
+            "Names like “Student 3” are kept for students without a nickname: pick another."
+        )
+    if taken(key):
+        raise NicknameTaken("Another student has this nickname: pick another.")
+    return nickname
+
+
+def join_window(now: float) -> int:
+    """The clock minute a join is counted in."""
+    return int(now // 60)
 
 
 def label_for(nickname: str, number: int) -> str:

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from types import MappingProxyType
 
+from practice.store.attempts import AttemptRefused, StoredAttempt, new_attempt_token, same_token
 from practice.store.base import (
-    AttemptRefused,
-    StoredAttempt,
     StoredQuiz,
     TextRefused,
     UnknownQuiz,
@@ -26,9 +25,7 @@ from practice.store.base import (
     credit_text,
     is_learner_key,
     is_quiz_id,
-    new_attempt_token,
     new_quiz_id,
-    same_token,
 )
 
 

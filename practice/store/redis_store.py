@@ -1,12 +1,13 @@
 """The shared store: Redis (the ``redis`` client), for replicas that must see one class.
 
 Keys, all under ``grpo:class:<code>`` and all expiring with the session:
-``:s`` (hash: created, expires, ended, joined, rounds), ``:students`` (hash token ->
-label), ``:order`` (list of tokens, in joining order), ``:r:<n>`` (hash: question, open,
-reveal, revote_of, opened), ``:a:<n>`` / ``:t:<n>`` (hash token -> answer / time),
-``:c:<n>`` (hash answer -> count: the tally), ``:seen`` (hash "token submit_id" -> 1)
-and ``:rate`` (hash token -> "second:count"). The sorted set ``grpo:class-sessions``
-(code by expiry) lets ``purge_expired`` find what the clock says is over.
+``:s`` (hash: created, expires, ended, joined, rounds, locked), ``:students`` (hash token ->
+label), ``:order`` (list of tokens, in joining order), ``:names`` (hash nickname key -> 1: the
+nicknames taken), ``:joins`` (hash "minute client" -> joins: the join rate), ``:r:<n>``
+(hash: question, open, reveal, revote_of, opened), ``:a:<n>`` / ``:t:<n>`` (hash token
+-> answer / time), ``:c:<n>`` (hash answer -> count: the tally), ``:seen`` (hash
+"token submit_id" -> 1) and ``:rate`` (hash token -> "second:count"). The sorted set
+``grpo:class-sessions`` (code by expiry) lets ``purge_expired`` find what the clock says is over.
 
 A submit and the opening of a round are Lua scripts: Redis runs each atomically, so a
 replace-and-tally can never interleave with another and the tally equals the answers.
@@ -28,12 +29,16 @@ from redis.retry import Retry
 
 from practice.store.base import (
     MAX_ANSWER_CHARS,
+    MAX_CLIENT_CHARS,
+    MAX_JOINS_PER_MINUTE,
     MAX_NICKNAME_CHARS,
     MAX_SUBMITS_PER_SECOND,
     SESSION_TTL,
     Answer,
     ClassSession,
     Clock,
+    JoinsLimited,
+    JoinsLocked,
     RateLimited,
     Receipt,
     Round,
@@ -41,11 +46,14 @@ from practice.store.base import (
     Student,
     UnknownSession,
     check_id,
+    check_nickname,
     check_reveal,
     check_text,
+    join_window,
     label_for,
     new_code,
     new_token,
+    nickname_key,
     normal_code,
 )
 from practice.store.redis_learner import LearnerRedis
@@ -178,14 +186,31 @@ class RedisStore(LearnerRedis, QuizRedis):
                 p.hset(_key(live.code, f"r:{last}"), "open", "0")
             p.execute()
 
-    def join(self, code: str, nickname: str = "") -> Student:
+    def join(self, code: str, nickname: str = "", client: str = "") -> Student:
         nickname = check_text(nickname, MAX_NICKNAME_CHARS, "nickname")
+        client = str(client)[:MAX_CLIENT_CHARS]
         live = self._live(code)
         if live.ended:
             raise UnknownSession(live.code)
+        if self.r.hget(_key(live.code, "s"), "locked") == "1":
+            raise JoinsLocked()
+        ttl = self._ttl(live)
+        if client:
+            field = f"{join_window(self.clock())} {client}"
+            with self.r.pipeline() as p:
+                p.hincrby(_key(live.code, "joins"), field, 1)
+                p.expire(_key(live.code, "joins"), ttl)
+                count, _ = p.execute()
+            if count > MAX_JOINS_PER_MINUTE:
+                raise JoinsLimited()
+        key = nickname_key(nickname)
+        names = _key(live.code, "names")
+        # HSETNX claims the nickname atomically: of two joins with one name, one wins.
+        check_nickname(nickname, lambda k: not self.r.hsetnx(names, k, "1"))
+        if key:
+            self.r.expire(names, ttl)
         number = self.r.hincrby(_key(live.code, "s"), "joined", 1)
         student = Student(new_token(), label_for(nickname, number))
-        ttl = self._ttl(live)
         with self.r.pipeline() as p:
             p.hset(_key(live.code, "students"), student.token, student.label)
             p.rpush(_key(live.code, "order"), student.token)
@@ -193,6 +218,14 @@ class RedisStore(LearnerRedis, QuizRedis):
             p.expire(_key(live.code, "order"), ttl)
             p.execute()
         return student
+
+    def lock_joins(self, code: str, locked: bool) -> None:
+        live = self._live(code)
+        self.r.hset(_key(live.code, "s"), "locked", "1" if locked else "0")
+
+    def joins_locked(self, code: str) -> bool:
+        live = self._live(code)
+        return self.r.hget(_key(live.code, "s"), "locked") == "1"
 
     def student(self, code: str, token: str) -> Student | None:
         live = self._live(code)
@@ -310,7 +343,7 @@ class RedisStore(LearnerRedis, QuizRedis):
 
     def _delete(self, code: str) -> None:
         last = int(self.r.hget(_key(code, "s"), "rounds") or 0)
-        parts = ["s", "students", "order", "seen", "rate"]
+        parts = ["s", "students", "order", "seen", "rate", "names", "joins"]
         parts += [f"{kind}:{n}" for n in range(1, last + 1) for kind in "ratc"]
         self.r.delete(*(_key(code, part) for part in parts))
         self.r.zrem(INDEX, code)

@@ -19,12 +19,16 @@ from pathlib import Path
 
 from practice.store.base import (
     MAX_ANSWER_CHARS,
+    MAX_CLIENT_CHARS,
+    MAX_JOINS_PER_MINUTE,
     MAX_NICKNAME_CHARS,
     MAX_SUBMITS_PER_SECOND,
     SESSION_TTL,
     Answer,
     ClassSession,
     Clock,
+    JoinsLimited,
+    JoinsLocked,
     RateLimited,
     Receipt,
     Round,
@@ -32,11 +36,14 @@ from practice.store.base import (
     Student,
     UnknownSession,
     check_id,
+    check_nickname,
     check_reveal,
     check_text,
+    join_window,
     label_for,
     new_code,
     new_token,
+    nickname_key,
     normal_code,
 )
 from practice.store.sqlite_learner import LEARNER_SCHEMA, LearnerSQLite
@@ -59,6 +66,12 @@ CREATE TABLE IF NOT EXISTS class_answers (
 CREATE TABLE IF NOT EXISTS class_submits (
     code TEXT NOT NULL, token TEXT NOT NULL, submit_id TEXT NOT NULL,
     PRIMARY KEY (code, token, submit_id));
+CREATE TABLE IF NOT EXISTS class_locks (code TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS class_names (
+    code TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (code, name));
+CREATE TABLE IF NOT EXISTS class_join_rates (
+    code TEXT NOT NULL, client TEXT NOT NULL, minute INTEGER NOT NULL, count INTEGER NOT NULL,
+    PRIMARY KEY (code, client));
 CREATE TABLE IF NOT EXISTS class_rates (
     code TEXT NOT NULL, token TEXT NOT NULL, second INTEGER NOT NULL, count INTEGER NOT NULL,
     PRIMARY KEY (code, token));
@@ -76,6 +89,9 @@ _CLASS_TABLES = (
     "class_answers",
     "class_submits",
     "class_rates",
+    "class_names",
+    "class_join_rates",
+    "class_locks",
 )
 
 
@@ -144,12 +160,40 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
             db.execute("UPDATE class_sessions SET ended = 1 WHERE code = ?", (live.code,))
             db.execute("UPDATE class_rounds SET open = 0 WHERE code = ?", (live.code,))
 
-    def join(self, code: str, nickname: str = "") -> Student:
+    def join(self, code: str, nickname: str = "", client: str = "") -> Student:
         nickname = check_text(nickname, MAX_NICKNAME_CHARS, "nickname")
+        client = str(client)[:MAX_CLIENT_CHARS]
         with self._write() as db:
             live = self._live(db, code)
             if live.ended:
                 raise UnknownSession(live.code)
+            if db.execute("SELECT 1 FROM class_locks WHERE code = ?", (live.code,)).fetchone():
+                raise JoinsLocked()
+            if client:
+                minute = join_window(self.clock())
+                db.execute(
+                    "INSERT INTO class_join_rates VALUES (?, ?, ?, 1) ON CONFLICT (code, client) "
+                    "DO UPDATE SET count = CASE WHEN minute = excluded.minute THEN count + 1 "
+                    "ELSE 1 END, minute = excluded.minute",
+                    (live.code, client, minute),
+                )
+                count = db.execute(
+                    "SELECT count FROM class_join_rates WHERE code = ? AND client = ?",
+                    (live.code, client),
+                ).fetchone()[0]
+                if count > MAX_JOINS_PER_MINUTE:
+                    raise JoinsLimited()  # the transaction still commits the count
+            check_nickname(
+                nickname,
+                lambda key: (
+                    db.execute(
+                        "SELECT 1 FROM class_names WHERE code = ? AND name = ?", (live.code, key)
+                    ).fetchone()
+                    is not None
+                ),
+            )
+            if key := nickname_key(nickname):
+                db.execute("INSERT INTO class_names VALUES (?, ?)", (live.code, key))
             db.execute("UPDATE class_sessions SET joined = joined + 1 WHERE code = ?", (live.code,))
             number = db.execute(
                 "SELECT joined FROM class_sessions WHERE code = ?", (live.code,)
@@ -160,6 +204,20 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
                 (live.code, student.token, number, student.label),
             )
         return student
+
+    def lock_joins(self, code: str, locked: bool) -> None:
+        with self._write() as db:
+            live = self._live(db, code)
+            if locked:
+                db.execute("INSERT OR IGNORE INTO class_locks VALUES (?)", (live.code,))
+            else:
+                db.execute("DELETE FROM class_locks WHERE code = ?", (live.code,))
+
+    def joins_locked(self, code: str) -> bool:
+        db = self._db()
+        live = self._live(db, code)
+        found = db.execute("SELECT 1 FROM class_locks WHERE code = ?", (live.code,)).fetchone()
+        return found is not None
 
     def student(self, code: str, token: str) -> Student | None:
         db = self._db()
@@ -352,7 +410,7 @@ class _Transaction:
         return self.db
 
     def __exit__(self, kind, error, tb) -> None:
-        if kind is None or kind is RateLimited:
+        if kind is None or kind in (RateLimited, JoinsLimited):
             self.db.execute("COMMIT")
         else:
             self.db.execute("ROLLBACK")

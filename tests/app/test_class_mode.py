@@ -9,7 +9,7 @@ from grpo_core.format import signed
 from practice.class_link import lecturer_tag
 from practice.class_round import RoundSpec, encode_blanks
 from practice.store import open_store
-from tests.app.conftest import open_page
+from tests.app.conftest import latex, open_page
 
 PAGE = "pages/class.py"
 SECRET = "class-mode-test-secret-0123456789"
@@ -39,22 +39,100 @@ def all_text(at) -> str:
     return "\n".join(str(p) for p in parts)
 
 
-def test_the_start_page_starts_a_session_with_a_signed_lecturer_link(store):
+CONTROLS = {"cls.open", "cls.end", "cls.end_confirm", "cls.reveal", "cls.show_distribution",
+            "cls.revote", "cls.csv", "cls.question"}  # fmt: skip
+
+
+def everything(at) -> str:
+    """Every text, link, image and value the page holds, for a search for the secret."""
+    parts = [all_text(at), str(at.query_params)]
+    parts += [str(e.proto) for e in at.main.children.values()]
+    parts += [str(node.proto) for node in _walk(at.main)]
+    return "\n".join(parts)
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
+
+
+def test_starting_a_session_opens_the_lecturer_screen_with_no_secret_in_the_url(store):
     at = open_page(PAGE)
     assert not at.exception
     at.button(key="cls.start").click().run()
     assert not at.exception
     code = at.query_params["class"]
     session = store.session(code)
-    assert at.query_params["lecturer"] == lecturer(session)["lecturer"]
-    assert f"Join code: `{code}`" in all_text(at)
-    assert at.get("image"), "the QR code is drawn"
+    assert at.query_params["screen"] == "lecturer" and "lecturer" not in at.query_params
     assert {"cls.open", "cls.question", "cls.group", "cls.end"} <= keys(at)
+    assert "cls.end_confirm" not in keys(at), "ending asks first"
     at.selectbox(key="cls.question").set_value("choice-which-rewards")
     at.button(key="cls.open").click().run()
     assert not at.exception
     assert any(m.value == "0 of 0" for m in at.metric), "the round shows at once, counting"
     assert store.current_round(code).open
+    tag = lecturer(session)["lecturer"]
+    assert tag not in str(at.query_params)
+
+
+def test_the_lecturer_link_leaves_the_url_once_opened_and_keeps_control(store):
+    session = store.create_session()
+    at = open_page(PAGE, query=lecturer(session))
+    assert not at.exception
+    assert "lecturer" not in at.query_params and at.query_params["screen"] == "lecturer"
+    assert {"cls.open", "cls.end"} <= keys(at)
+    scripts = [e.proto.body for e in at.get("html") if "document.cookie" in e.proto.body]
+    assert len(scripts) == 1 and "grpo_lecturer_" + session.code in scripts[0]
+    assert "SameSite=Strict" in scripts[0]
+    at.run()  # the right stays with this browser tab, without the tag in the URL
+    assert {"cls.open", "cls.end"} <= keys(at)
+
+
+@pytest.mark.parametrize("forged", ["A" * 22, "é€✓", "\u202e" * 10, "x" * 500, ""])
+def test_a_forged_or_non_ascii_lecturer_value_gets_no_control_and_no_traceback(store, forged):
+    session = store.create_session()
+    at = open_page(PAGE, query={"class": session.code, "lecturer": forged})
+    assert not at.exception
+    assert not CONTROLS & keys(at)
+    assert "lecturer" not in at.query_params, "a wrong tag leaves the URL too"
+    at = open_page(PAGE, query={"class": session.code, "screen": "lecturer"})
+    assert not at.exception and not CONTROLS & keys(at)
+    assert "open your lecturer link" in at.warning[0].value
+
+
+def test_the_projector_screen_shows_the_room_and_no_control_or_secret(store):
+    session = store.create_session()
+    tag = lecturer(session)["lecturer"]
+    for name in ("Ann", "Bo"):
+        store.join(session.code, name)
+    at = open_page(PAGE, query={"class": session.code, "screen": "projector", "present": "1"})
+    assert not at.exception
+    assert not CONTROLS & keys(at)
+    assert any(m.value == "2" for m in at.metric), "joined: N before the first round"
+    assert session.code in everything(at) and at.get("image"), "the join bar: code and QR"
+    store.open_round(session.code, RoundSpec("choice-which-rewards", True, 1).encode())
+    for s, answer in zip(store.students(session.code), "01", strict=True):
+        store.submit(session.code, 1, s.token, answer, "id")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "answer")
+    at.run()
+    assert not at.exception and not CONTROLS & keys(at)
+    assert tag not in everything(at)
+    chart = at.get("plotly_chart")[-1].proto.spec
+    assert "Ann" not in chart and "Bo" not in chart, "the room is anonymous on the projector"
+
+
+def test_ending_the_session_asks_first(store):
+    session = store.create_session()
+    at = open_page(PAGE, query=lecturer(session))
+    at.button(key="cls.end").click().run()
+    assert not at.exception and not store.session(session.code).ended
+    at.button(key="cls.end_cancel").click().run()
+    assert "cls.end_confirm" not in keys(at) and not store.session(session.code).ended
+    at.button(key="cls.end").click().run()
+    at.button(key="cls.end_confirm").click().run()
+    assert not at.exception and store.session(session.code).ended
 
 
 def test_a_student_joins_and_never_sees_the_lecturer_controls(store):
@@ -70,7 +148,7 @@ def test_a_student_joins_and_never_sees_the_lecturer_controls(store):
     assert not {"cls.open", "cls.end", "cls.reveal", "cls.csv"} & keys(at)
     forged = {"class": session.code, "lecturer": "A" * 22, "student": token}
     at = open_page(PAGE, query=forged)
-    assert not at.exception and "cls.open" not in keys(at), "a forged tag gets the student view"
+    assert not at.exception and "cls.open" not in keys(at), "a forged tag gets no control"
 
 
 def test_an_unknown_code_gets_a_clear_message(store):
@@ -172,8 +250,157 @@ def test_the_results_download_and_leaving_the_page_drops_private_parameters(stor
     csv_text = lect.get("download_button")[0].proto.url
     assert csv_text  # the data is served by the media file manager
     lect.button(key="cls.end").click().run()
+    lect.button(key="cls.end_confirm").click().run()
     assert not lect.exception and store.session(session.code).ended
     lect.switch_page("pages/playground.py").run()
     shared = [c.value for c in lect.code if "?" in c.value]
     assert shared, "the playground shows its share link"
     assert not any(p in link for link in shared for p in ("lecturer=", "student=", "pending="))
+
+
+def test_the_phone_and_the_projector_letter_the_shuffled_options_alike(store):
+    from ui.quiz_widgets import by_id
+
+    q = by_id()["choice-which-rewards"]
+    session = store.create_session()
+    student = store.join(session.code)
+    order = (2, 0, 3, 1)
+    store.open_round(session.code, RoundSpec(q.id, False, 1, "trl", order).encode())
+    phone = open_page(PAGE, query={"class": session.code, "student": student.token})
+    radio = phone.radio(key="cls.answer.1")
+    assert radio.options == ["A", "B", "C", "D"]
+    radio.set_value(0)  # the right option, shown as B
+    phone.button(key="cls.send.1").click().run()
+    assert store.tally(session.code, 1) == {"0": 1}
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    shown = [m.value for m in room.markdown if m.value.startswith("**")]
+    assert shown[:2] == [f"**A.** {q.options[2].text}", f"**B.** {q.options[0].text}"]
+    phone.run()
+    phone_shown = [m.value for m in phone.markdown if m.value.startswith("**")]
+    assert phone_shown[:2] == shown[:2], "the phone's letters match the projector's"
+
+
+def test_the_phone_says_what_it_voted(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    at = open_page(PAGE, query={"class": session.code, "student": student.token})
+    at.radio(key="cls.answer.1").set_value(1)
+    at.button(key="cls.send.1").click().run()
+    assert "You voted **B**; you can change it until the round closes." in at.success[0].value
+    at.run()  # and still after the page runs again
+    assert "You voted **B**" in at.success[0].value
+
+
+def test_one_browser_keeps_one_seat_across_pages_and_joins(store):
+    session = store.create_session()
+    at = open_page(PAGE, query={"class": session.code})
+    at.text_input(key="cls.nickname").input("Ann")
+    at.button(key="cls.join").click().run()
+    token = at.query_params["student"]
+    at.switch_page("pages/playground.py").run()
+    assert not at.exception
+    at.query_params.clear()  # the navigation's link carries no code and no token
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    at.button(key=f"cls.back.{session.code}").click().run()
+    assert not at.exception and at.query_params["student"] == token
+    assert "first question appears here" in all_text(at)
+    at.query_params.clear()
+    at.query_params["class"] = session.code  # the join link again, in the same tab
+    at.run()
+    assert at.query_params["student"] == token and "cls.join" not in keys(at)
+    assert [s.label for s in store.students(session.code)] == ["Ann"], "no phantom seat"
+
+
+@pytest.mark.parametrize("nickname", ["ann", "Student 2", "student1"])
+def test_a_taken_or_default_nickname_is_refused_on_the_page(store, nickname):
+    session = store.create_session()
+    store.join(session.code, "Ann")
+    at = open_page(PAGE, query={"class": session.code})
+    at.text_input(key="cls.nickname").input(nickname)
+    at.button(key="cls.join").click().run()
+    assert not at.exception and "pick another" in at.error[0].value
+    assert "student" not in at.query_params and len(store.students(session.code)) == 1
+
+
+def test_the_picker_previews_text_and_the_formula_typesets_eps(store):
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    labels = lect.selectbox(key="cls.question").options
+    line = next(x for x in labels if x.endswith("(choice-which-rewards)"))
+    assert "over which rewards are the mean" in line and "$" not in line and "\\" not in line
+    students = [store.join(session.code, name) for name in ("Ann", "Bo")]
+    store.open_round(session.code, RoundSpec("choice-which-rewards", True, 1).encode())
+    for s, answer in zip(students, "01", strict=True):
+        store.submit(session.code, 1, s.token, answer, "id")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "answer")
+    lect.run()
+    (formula,) = latex(lect)
+    assert r"10^{-4}" in formula and "e-" not in formula and "e −" not in formula
+
+
+def test_both_votes_share_one_scale_with_whole_number_ticks(store):
+    import json
+
+    session = store.create_session()
+    students = [store.join(session.code) for _ in range(3)]
+    spec = RoundSpec("choice-which-rewards", False, 1)
+    store.open_round(session.code, spec.encode())
+    for s, answer in zip(students, "011", strict=True):
+        store.submit(session.code, 1, s.token, answer, "id1")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "distribution")
+    store.open_round(session.code, spec.encode(), revote_of=1)
+    for s in students:
+        store.submit(session.code, 2, s.token, "0", "id2")
+    store.close_round(session.code, 2)
+    store.set_reveal(session.code, 2, "answer")
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    axes = [json.loads(c.proto.spec)["layout"]["yaxis"] for c in room.get("plotly_chart")]
+    assert len(axes) == 2 and axes[0]["range"] == axes[1]["range"]
+    assert all(a["dtick"] == 1 and a["tickformat"] == "d" for a in axes)
+
+
+def test_the_lecturer_alone_sees_the_next_step_and_the_transitions(store):
+    session = store.create_session()
+    students = [store.join(session.code) for _ in range(4)]
+    spec = RoundSpec("choice-which-rewards", False, 1)  # option 0 is right
+    store.open_round(session.code, spec.encode())
+    for s, answer in zip(students, "0011", strict=True):
+        store.submit(session.code, 1, s.token, answer, "v1")
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "distribution")
+    lect = open_page(PAGE, query=lecturer(session))
+    assert "50 % right: the middle band" in lect.info[0].value
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    assert "middle band" not in all_text(room), "the rule of thumb is the lecturer's"
+    store.open_round(session.code, spec.encode(), revote_of=1)
+    for s, answer in zip(students, "0101", strict=True):
+        store.submit(session.code, 2, s.token, answer, "v2")
+    store.close_round(session.code, 2)
+    store.set_reveal(session.code, 2, "distribution")
+    lect.run()
+    table = next(m.value for m in lect.markdown if "right → right" in m.value)
+    for row in ("| right → right | 1 |", "| wrong → right | 1 |", "| right → wrong | 1 |",
+                "| wrong → wrong | 1 |"):  # fmt: skip
+        assert row in table
+    assert "Normalised gain (post − pre) / (1 − pre): 0." in all_text(lect)
+    room.run()
+    assert "right → right" not in all_text(room)
+
+
+def test_the_lecturer_closes_the_session_to_new_students(store):
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    lect.toggle(key="cls.lock").set_value(True).run()
+    assert not lect.exception and store.joins_locked(session.code)
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    assert "closed to new students" in all_text(room) and not room.get("image")
+    late = open_page(PAGE, query={"class": session.code})
+    late.button(key="cls.join").click().run()
+    assert not late.exception and "closed this session to new students" in late.error[0].value
+    lect.toggle(key="cls.lock").set_value(False).run()
+    late.button(key="cls.join").click().run()
+    assert "student" in late.query_params

@@ -1,6 +1,7 @@
-"""Class mode in a real browser: one lecturer (the projector) and three students, one on a
-390 px phone. Join by link, vote, reveal, vote again, a "be the group" reveal with the
-right advantages, and the CSV download. Screenshots: artifacts/screenshots/class_*.png."""
+"""Class mode in a real browser: a lecturer's screen, the projector (1280x720, presenting)
+and three students, one on a 390 px phone. Join by the projector's link, vote, reveal,
+vote again, a "be the group" reveal with the right advantages, and the CSV download.
+Screenshots: artifacts/screenshots/class_*.png."""
 
 from __future__ import annotations
 
@@ -13,28 +14,10 @@ import pytest
 
 from grpo_core import group_advantages
 from grpo_core.format import signed
-from tests.e2e.conftest import (
-    SHOTS,
-    assert_healthy,
-    free_port,
-    settle,
-    shot,
-    start_streamlit,
-)
+from tests.e2e.conftest import SHOTS, assert_healthy, settle, shot
+from tests.e2e.test_class_screens import right_letter
 
 pytestmark = pytest.mark.e2e
-SECRET = "class-mode-e2e-secret-0123456789abcdef"
-
-
-@pytest.fixture(scope="module")
-def class_url(tmp_path_factory):
-    store = tmp_path_factory.mktemp("class") / "grpo.sqlite3"
-    port = free_port()
-    process = start_streamlit(port, env={"GRPO_STORE": f"sqlite://{store}",
-                                         "GRPO_CERT_SECRET": SECRET})  # fmt: skip
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=20)
 
 
 def open_class(page, url: str) -> None:
@@ -57,33 +40,52 @@ def vote(page, letter: str, *, expect: str) -> None:
     page.get_by_text("Your answer is in").wait_for(timeout=15_000)
 
 
+def wait_for_chart(page, n: int = 1) -> None:
+    """Wait until ``n`` charts are drawn: a chart below the fold is only drawn once it is
+    scrolled to, so scroll down while waiting."""
+    charts = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot')
+    for _ in range(60):
+        if charts.count() >= n:
+            return
+        page.mouse.move(300, 400)
+        page.mouse.wheel(0, 800)
+        page.wait_for_timeout(500)
+    raise AssertionError(f"{charts.count()} charts drawn, not {n}")
+
+
 def metric_values(page) -> list[str]:
     return page.locator('[data-testid="stMetricValue"]').all_inner_texts()
 
 
-def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
-    projector = browser.new_context(viewport={"width": 1400, "height": 1100})
+def test_a_class_votes_revotes_and_becomes_the_group(browser, app_url):
+    lecturer = browser.new_context(viewport={"width": 1280, "height": 800})
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
     phones = [
         browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True),
         browser.new_context(viewport={"width": 1000, "height": 900}),
         browser.new_context(viewport={"width": 1000, "height": 900}),
     ]
     try:
-        lect = projector.new_page()
+        lect = lecturer.new_page()
         lect.set_default_timeout(30_000)
-        open_class(lect, class_url + "/class?present=1")  # the projector presents
+        open_class(lect, app_url + "/class")
         lect.get_by_role("button", name="Start a class session").click()
-        lect.get_by_text("Join code:").wait_for()
+        lect.get_by_text("Lecturer screen").wait_for()
         settle(lect)
         assert_healthy(lect)
         query = parse_qs(urlparse(lect.url).query)
         code = query["class"][0]
-        assert query["lecturer"][0] and query["present"] == ["1"]
-        assert not lect.locator('[data-testid="stSidebar"]').is_visible()
-        join_link = lect.locator('[data-testid="stCode"]').first.inner_text().strip()
-        assert join_link.endswith(f"/class?class={code}") and "lecturer" not in join_link
-        assert lect.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 300
-        shot(lect, "class_lecturer_join")
+        assert query["screen"] == ["lecturer"] and "lecturer" not in query
+        room = projector.new_page()
+        room.set_default_timeout(30_000)
+        href = lect.get_by_role("link", name="Open the projector screen").get_attribute("href")
+        open_class(room, href)
+        assert parse_qs(urlparse(room.url).query)["present"] == ["1"]
+        assert not room.locator('[data-testid="stSidebar"]').is_visible()
+        join_link = f"{app_url}/class?class={code}"
+        assert room.get_by_text(code, exact=True).is_visible()
+        assert room.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 180
+        shot(room, "class_projector_join")
 
         students = []
         for i, context in enumerate(phones):
@@ -104,28 +106,38 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         lect.keyboard.type("choice-which-rewards")
         lect.keyboard.press("Enter")
         lect.get_by_role("button", name="Open this round").click()
-        for page, letter in zip(students, "ABB", strict=True):
+        students[0].get_by_text("Question 1").wait_for(timeout=15_000)
+        settle(students[0])
+        right = right_letter(students[0], "choice-which-rewards")
+        wrong = next(x for x in "ABCD" if x != right)
+        for page, letter in zip(students, (right, wrong, wrong), strict=True):
             vote(page, letter, expect="Question 1")
         try:
-            lect.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
+            room.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
+            lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         except Exception:
-            shot(lect, "class_count_failed")
+            shot(room, "class_count_failed")
             raise
-        assert lect.locator(".js-plotly-plot").count() == 0, "no distribution before the reveal"
+        assert room.locator('[data-testid="stPlotlyChart"]').count() == 0, (
+            "no distribution before the reveal"
+        )
         shot(students[0], "class_phone_vote")
+        shot(room, "class_projector_vote")
         lect.get_by_role("button", name="Close & show the distribution").click()
-        lect.locator(".js-plotly-plot").first.wait_for()
+        lect.get_by_role("button", name="Convince your neighbour: vote again").wait_for()
+        wait_for_chart(room)
 
         # Convince your neighbour: vote again; both votes side by side.
         lect.get_by_role("button", name="Convince your neighbour: vote again").click()
-        for page, letter in zip(students, "AAB", strict=True):
+        for page, letter in zip(students, (right, right, wrong), strict=True):
             vote(page, letter, expect="Vote again")
         lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         lect.get_by_role("button", name="Close & show the distribution").click()
         lect.get_by_role("button", name="Reveal the answer").click()
-        lect.get_by_text("Why each option").wait_for()
-        settle(lect)
-        assert lect.locator(".js-plotly-plot").count() == 2, "first and second vote side by side"
+        room.get_by_text("Why each option").wait_for(timeout=15_000)
+        settle(room)
+        wait_for_chart(room, 2)  # the first and the second vote side by side
+        shot(room, "class_projector_revote")
         shot(lect, "class_lecturer_revote")
         students[0].get_by_text("Right.").wait_for(timeout=10_000)
         students[2].get_by_text("Not this time.").wait_for(timeout=10_000)
@@ -134,18 +146,29 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         lect.get_by_text("Ask the next question").click()
         lect.get_by_text("Be the group: the room's rewards become one GRPO group").click()
         lect.get_by_role("button", name="Open this round").click()
-        for page, letter in zip(students, "ABA", strict=True):
+        students[0].get_by_text("Question 3").wait_for(timeout=15_000)
+        settle(students[0])
+        right = right_letter(students[0], "choice-which-rewards")
+        wrong = next(x for x in "ABCD" if x != right)
+        for page, letter in zip(students, (right, wrong, right), strict=True):
             vote(page, letter, expect="Question 3")
         lect.get_by_text("3 of 3").wait_for(timeout=15_000)
         lect.get_by_role("button", name="Close & reveal the answer").click()
         lect.get_by_text("K (students who answered)").wait_for()
+        room.locator(".cls-count").filter(has_text="K =").wait_for(timeout=15_000)
         settle(lect, 800)
+        settle(room, 800)
         expected = group_advantages([1.0, 0.0, 1.0], convention="trl")
-        values = metric_values(lect)
-        assert values[-3:] == ["3", "0.6667", "0.5774"], values
+        assert metric_values(lect)[-3:] == ["3", "0.6667", "0.5774"]
+        line = room.locator(".cls-count").filter(has_text="K =").inner_text()
+        assert "K = 3 · mean reward 0.6667 · std 0.5774" in " ".join(line.split())
+        for screen in (lect, room):
+            wait_for_chart(screen, screen.locator('[data-testid="stPlotlyChart"]').count())
         bars = lect.locator(".js-plotly-plot").last.inner_text()
         assert "&lt;b&gt;Ann&lt;/b&gt;" in lect.content() or "<b>Ann</b>" in bars
+        assert "Ann" not in room.locator(".js-plotly-plot").last.inner_text(), "anonymous"
         shot(lect, "class_lecturer_group")
+        shot(room, "class_projector_group")
         chart = lect.locator('[data-testid="stPlotlyChart"]').last
         chart.scroll_into_view_if_needed()
         chart.screenshot(path=str(SHOTS / "class_lecturer_advantages.png"))
@@ -164,9 +187,10 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, class_url):
         assert {r[2] for r in rows[1:]} == {"<b>Ann</b>", "Bo", "Student 3"}
         group_rows = [r for r in rows[1:] if r[1] == "3"]
         assert [float(r[6]) for r in group_rows] == pytest.approx(expected, abs=1e-4)
-        for page in (lect, *students):
+        for page in (lect, room, *students):
             assert_healthy(page)
     finally:
+        lecturer.close()
         projector.close()
         for context in phones:
             context.close()

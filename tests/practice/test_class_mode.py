@@ -8,13 +8,21 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grpo_core import advantage_trace, group_advantages
 from practice.bank import load_bank
 from practice.class_group import room_group, why
-from practice.class_link import is_lecturer, lecturer_query, lecturer_tag
+from practice.class_link import (
+    is_lecturer,
+    lecturer_query,
+    lecturer_tag,
+    projector_query,
+)
 from practice.class_results import RoundAnswers, result_rows, results_csv
 from practice.class_round import (
+    MAX_BARS,
     RoundSpec,
     answer_label,
     decode_spec,
@@ -22,6 +30,8 @@ from practice.class_round import (
     drill_of,
     encode_blanks,
     grade_answer,
+    new_spec,
+    shown_order,
 )
 from practice.store.base import Answer, Round
 
@@ -106,7 +116,7 @@ def test_the_csv_has_every_answer_and_guards_formulas():
         Answer("t1", "=HYPERLINK(evil)", str(q.answer), 1_800_000_000.0),
         Answer("t2", "Bob", "1", 1_800_000_001.0),
     ]
-    rows = result_rows([RoundAnswers(rnd, answers)], BANK.get, "trl")
+    rows = result_rows([RoundAnswers(rnd, answers)], BANK.get)
     text = results_csv(rows)
     table = list(csv.reader(io.StringIO(text)))
     assert table[0] == [
@@ -127,3 +137,64 @@ def test_the_lecturer_link_is_signed_and_a_changed_url_is_refused():
     for forged in ("", None, tag[:-1], tag + "A", "x" * 5000, ["list"]):
         assert not is_lecturer("ABC234", 1.5, forged, secret=SECRET)
     assert lecturer_query("ABC234", 1.5, secret=SECRET) == f"class=ABC234&lecturer={tag}"
+
+
+@given(st.text(max_size=80))
+def test_any_text_as_a_lecturer_tag_is_refused_without_raising(text):
+    """Compared as bytes: non-ASCII, lone surrogates and bidi marks never raise."""
+    assert not is_lecturer("ABC234", 1.5, text, secret=SECRET)
+    assert not is_lecturer("ABC234", 1.5, text + "\udcff", secret=SECRET)
+
+
+def test_the_projector_link_carries_no_secret():
+    assert projector_query("ABC234") == "class=ABC234&screen=projector&present=1"
+
+
+def test_a_round_shuffles_options_once_for_the_whole_room():
+    q = BANK["choice-which-rewards"]
+    spec = new_spec(q, False, 12345, "trl")
+    assert sorted(spec.order) == list(range(len(q.options)))
+    assert decode_spec(spec.encode()) == spec, "every replica reads the same order"
+    assert shown_order(q, spec) == spec.order
+    rights = {shown_order(q, new_spec(q, False, seed, "trl")).index(q.answer) for seed in range(40)}
+    assert len(rights) == len(q.options), "the right answer is not always A"
+    old = RoundSpec(q.id, False, 1)  # a round stored before shuffling: the bank's order
+    assert shown_order(q, decode_spec(old.encode())) == tuple(range(len(q.options)))
+    assert shown_order(q, RoundSpec(q.id, False, 1, "trl", (0, 0, 1, 2))) == (0, 1, 2, 3)
+
+
+def test_the_distribution_and_the_csv_use_the_letters_the_room_saw():
+    q = BANK["choice-which-rewards"]
+    order = (2, 0, 3, 1)  # A shows option 2, B shows option 0 (the right one), ...
+    bars = distribution(q, None, {"0": 3, "2": 1}, order)
+    assert [(b.label, b.count, b.correct) for b in bars] == [
+        ("A", 1, False), ("B", 3, True), ("C", 0, False), ("D", 0, False)
+    ]  # fmt: skip
+    assert answer_label(q, None, "0", order) == "B"
+    rnd = Round(1, RoundSpec(q.id, False, 0, "trl", order).encode(), False, "answer", None, 0.0)
+    rows = result_rows([RoundAnswers(rnd, [Answer("t", "Ann", "0", 0.0)])], BANK.get)
+    assert rows[0][3] == "B" and rows[0][4] is True
+
+
+def test_typed_numbers_are_counted_as_at_most_ten_labelled_bars():
+    q = BANK["drill-trl-binary"]
+    drill = drill_of(q, 11)
+    tally = {f"{i / 10}": 20 - i for i in range(15)} | {f"{drill.expected:.4f}": 30}
+    bars = distribution(q, drill, tally)
+    assert len(bars) == MAX_BARS and bars[0].correct and bars[0].count == 30
+    assert bars[-1].label == "7 other answers" and bars[-1].count == sum(range(6, 13))
+    assert sum(b.count for b in bars) == sum(tally.values())
+    assert [b.label for b in distribution(q, drill, {"0.5": 2, "x": 1})] == ["0.50", "not a number"]
+
+
+def test_the_csv_uses_each_rounds_own_convention():
+    q = BANK["choice-which-rewards"]
+    answers = [Answer("t1", "a", str(q.answer), 0.0), Answer("t2", "b", "9", 0.0)]
+    rows = {}
+    for convention in ("trl", "dr-grpo"):
+        rnd = Round(1, RoundSpec(q.id, True, 0, convention).encode(), False, "answer", None, 0.0)
+        rows[convention] = result_rows([RoundAnswers(rnd, answers)], BANK.get)
+    for convention, got in rows.items():
+        expected = group_advantages([1.0, 0.0], convention=convention)
+        assert [r[6] for r in got] == pytest.approx(expected)
+    assert rows["trl"][0][6] != rows["dr-grpo"][0][6]

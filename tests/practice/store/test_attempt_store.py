@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from practice.store.base import AttemptRefused
+from practice.store.attempts import AttemptRefused
 
 IDS = ["v-a", "v-b", "v-c"]
 

@@ -13,9 +13,13 @@ from practice.store.base import (
     CODE_LENGTH,
     JOIN_ALPHABET,
     MAX_ANSWER_CHARS,
+    MAX_JOINS_PER_MINUTE,
     MAX_NICKNAME_CHARS,
     MAX_SUBMITS_PER_SECOND,
     SESSION_TTL,
+    JoinsLimited,
+    JoinsLocked,
+    NicknameTaken,
     RateLimited,
     RoundClosed,
     TextRefused,
@@ -233,3 +237,46 @@ def test_open_store_reads_the_url(tmp_path):
     assert mode == "wal"
     with pytest.raises(ValueError, match="GRPO_STORE must look like"):
         open_store("mysql://x")
+
+
+def test_nicknames_are_unique_and_never_a_default_label(make_store):
+    store = make_store()
+    code = store.create_session().code
+    store.join(code, "Ann Lee")
+    for copy in ("ann lee", "  ANN   LEE ", "Student 1", "student 7", "STUDENT #2", "Student12"):
+        with pytest.raises(NicknameTaken, match="pick another"):
+            store.join(code, copy)
+    assert store.join(code).label == "Student 2", "anonymous students are numbered as before"
+    assert store.join(code, "Students 1").label == "Students 1"
+    other = store.create_session().code
+    assert store.join(other, "Ann Lee").label == "Ann Lee", "unique within a session only"
+    assert len(store.students(code)) == 3
+
+
+def test_joins_are_rate_limited_per_client(make_store, clock):
+    store = make_store(clock)
+    code = store.create_session().code
+    for _ in range(MAX_JOINS_PER_MINUTE):
+        store.join(code, client="browser-1")
+    with pytest.raises(JoinsLimited, match="Too many joins"):
+        store.join(code, client="browser-1")
+    store.join(code, client="browser-2")
+    store.join(code)  # no client key: not counted (the page always gives one)
+    clock.now += 60
+    store.join(code, client="browser-1")
+    assert len(store.students(code)) == MAX_JOINS_PER_MINUTE + 3
+
+
+def test_a_locked_session_takes_no_new_students_but_keeps_its_own(make_store):
+    store = make_store()
+    code, (a, *_) = room(store, 2)
+    assert not store.joins_locked(code)
+    store.lock_joins(code, True)
+    assert store.joins_locked(code)
+    with pytest.raises(JoinsLocked, match="closed this session to new students"):
+        store.join(code, "late")
+    n = store.open_round(code, "q").number
+    store.submit(code, n, a.token, "x", "id")  # the students in the room still vote
+    assert store.tally(code, n) == {"x": 1}
+    store.lock_joins(code, False)
+    assert store.join(code, "late").label == "late"
