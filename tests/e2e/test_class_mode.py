@@ -16,25 +16,17 @@ from grpo_core.format import signed
 from tests.e2e.conftest import (
     SHOTS,
     assert_healthy,
-    free_port,
     settle,
     shot,
-    start_streamlit,
 )
 
 pytestmark = pytest.mark.e2e
-SECRET = "class-mode-e2e-secret-0123456789abcdef"
 
 
-@pytest.fixture(scope="module")
-def class_url(tmp_path_factory):
-    store = tmp_path_factory.mktemp("class") / "grpo.sqlite3"
-    port = free_port()
-    process = start_streamlit(port, env={"GRPO_STORE": f"sqlite://{store}",
-                                         "GRPO_CERT_SECRET": SECRET})  # fmt: skip
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=20)
+@pytest.fixture
+def class_url(app_url):
+    """The session's app server (a store and a certificate secret of the test's own)."""
+    return app_url
 
 
 def open_class(page, url: str) -> None:
