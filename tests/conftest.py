@@ -18,6 +18,11 @@ from pathlib import Path
 
 import pytest
 
+try:  # pytest >= 9: a test's id is a NodeId in ``item._id``
+    from _pytest.nodeid import NodeId
+except ImportError:  # pragma: no cover (older pytest: xdist tags ``item._nodeid`` itself)
+    NodeId = None
+
 HERE = Path(__file__).resolve().parent
 FOLDER_MARKS = {"e2e": "e2e", "deploy": "deploy"}
 SERVER_FOLDERS = ("e2e", "deploy")
@@ -26,6 +31,15 @@ SERVER_FOLDERS = ("e2e", "deploy")
 def pytest_configure(config):
     if getattr(config.option, "dist", None) == "load":
         config.option.dist = "loadgroup"
+    if getattr(config, "workerinput", {}).get("loadgroup"):  # a worker of such a run
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Tell each xdist worker whether the run groups (a worker parses only the command line,
+    where ``-n 2`` alone means ``--dist load``)."""
+    node.workerinput["loadgroup"] = node.config.getvalue("dist") == "loadgroup"
 
 
 def uses_trainer(item) -> bool:
@@ -57,3 +71,18 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("deployment"))
         elif folder in SERVER_FOLDERS and (group := module_server_group(item)):
             item.add_marker(pytest.mark.xdist_group(group))
+        if getattr(config.option, "loadgroup", False):
+            tag_with_group(item)
+
+
+def tag_with_group(item) -> None:
+    """Append "@<group>" to the test's id, as xdist's loadgroup does: its scheduler reads the
+    group from the id. xdist 3.8 writes the id to ``item._nodeid``, which pytest 9 no longer
+    reads (the id lives in ``item._id``), so without this every group would be scattered."""
+    names = sorted(
+        str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        for mark in item.iter_markers("xdist_group")
+    )
+    if not names or NodeId is None or not isinstance(getattr(item, "_id", None), NodeId):
+        return
+    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(dict.fromkeys(names))}")
