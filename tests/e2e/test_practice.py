@@ -19,7 +19,7 @@ from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, start_quiz, stored_quiz
 from practice.store import open_store
-from tests.e2e.conftest import TEST_SECRET, assert_healthy, open_path, settle, shot
+from tests.e2e.conftest import NEXT_FRAME, TEST_SECRET, assert_healthy, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -206,7 +206,7 @@ def shot_certificate(page, certificate: str) -> None:
     other = page.context.new_page()
     other.set_content(certificate)
     other.emulate_media(media="print")
-    other.wait_for_timeout(300)
+    other.evaluate(NEXT_FRAME)
     shot(other, "certificate_html")
     other.close()
 
@@ -292,6 +292,12 @@ def test_review_of_missed_items_and_retry(practice_url, store_url, page):
     assert retry.order != quiz.order and len(retry.order) == 6
 
 
+TICKED = """(first) => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stMarkdownContainer"]')]
+    .some((e) => /\\d+:\\d\\d on this question/.test(e.innerText) && e.innerText !== first)"""
+"""Whether a question clock shows another time than ``first``."""
+
+
 def test_interview_clock_ticks_and_round_runs(practice_url, page):
     open_path(page, practice_url, "/interview")
     main = page.locator('[data-testid="stMain"]')
@@ -302,7 +308,7 @@ def test_interview_clock_ticks_and_round_runs(practice_url, page):
     clock.wait_for()
     first = clock.inner_text()
     assert "(aim: 2:00)" in first
-    page.wait_for_timeout(2500)
+    page.wait_for_function(TICKED, arg=first, timeout=5_000)
     assert clock.inner_text() != first, "the clock should tick"
     main.get_by_role("textbox", name="Your answer, as you would say it to the interviewer").fill(
         "<img src=x onerror=alert(1)> and some words"

@@ -43,14 +43,38 @@ def path_of(url: str) -> str:
     return "/" if url == "home" else f"/{url}"
 
 
-def open_page(browser, app_url: str, url: str, **context_options):
-    """A fresh context (no session) with ``context_options``, its page on /``url``."""
-    context = browser.new_context(**context_options)
-    page = context.new_page()
+VIEWS = {
+    "light": {"viewport": DESKTOP},
+    "dark": {"viewport": DESKTOP, "color_scheme": "dark"},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True},
+}
+
+
+@pytest.fixture(scope="session")
+def views(browser):
+    """One browser context per view, shared by the sweep's tests on this worker: each test
+    opens a new page (a new Streamlit session) in it, and the context's cache spares every
+    page after the first from downloading and compiling the chart and grid scripts again.
+    (Session-scoped, not module-scoped, so that the sweep is not one xdist group.)"""
+    contexts = {}
+
+    def context_for(view: str):
+        if view not in contexts:
+            contexts[view] = browser.new_context(**VIEWS[view])
+        return contexts[view]
+
+    yield context_for
+    for context in contexts.values():
+        context.close()
+
+
+def open_page(views, app_url: str, url: str, view: str):
+    """A new page of ``view``'s context on /``url``, with its dialogs watched."""
+    page = views(view).new_page()
     page.set_default_timeout(30_000)
     dialogs = watch(page)
     open_path(page, app_url, path_of(url))
-    return context, page, dialogs
+    return page, dialogs
 
 
 def assert_renders(page, where: str) -> None:
@@ -221,8 +245,8 @@ def step_to(page, step: int) -> None:
 
 
 @pytest.mark.parametrize("url", URLS)
-def test_page_on_a_desktop_in_the_light_theme(browser, app_url, url):
-    context, page, dialogs = open_page(browser, app_url, url, viewport=DESKTOP)
+def test_page_on_a_desktop_in_the_light_theme(views, app_url, url):
+    page, dialogs = open_page(views, app_url, url, "light")
     try:
         assert_renders(page, url)
         shot(page, f"page_{url}")
@@ -232,7 +256,7 @@ def test_page_on_a_desktop_in_the_light_theme(browser, app_url, url):
         assert_healthy(page)
         assert_nothing_ran(page, dialogs, path_of(url))
     finally:
-        context.close()
+        page.close()
     if problems is None:
         pytest.skip(
             "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
@@ -240,8 +264,8 @@ def test_page_on_a_desktop_in_the_light_theme(browser, app_url, url):
 
 
 @pytest.mark.parametrize("url", URLS)
-def test_page_on_a_desktop_in_the_dark_theme(browser, app_url, url):
-    context, page, _ = open_page(browser, app_url, url, viewport=DESKTOP, color_scheme="dark")
+def test_page_on_a_desktop_in_the_dark_theme(views, app_url, url):
+    page, _ = open_page(views, app_url, url, "dark")
     try:
         assert_renders(page, url)
         assert max(background_rgb(page)) < 40, f"{url}: the app should be dark"
@@ -249,7 +273,7 @@ def test_page_on_a_desktop_in_the_dark_theme(browser, app_url, url):
         problems = own_violations(axe_violations(page)) if axe_installed() else None
         assert not problems, (url, problems)
     finally:
-        context.close()
+        page.close()
     if problems is None:
         pytest.skip(
             "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
@@ -257,9 +281,8 @@ def test_page_on_a_desktop_in_the_dark_theme(browser, app_url, url):
 
 
 @pytest.mark.parametrize("url", URLS)
-def test_page_on_a_phone(browser, app_url, url):
-    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
-    context, page, _ = open_page(browser, app_url, url, **phone)
+def test_page_on_a_phone(views, app_url, url):
+    page, _ = open_page(views, app_url, url, "phone")
     try:
         assert_renders(page, url)
         assert_fits_a_phone(page, url)
@@ -270,4 +293,4 @@ def test_page_on_a_phone(browser, app_url, url):
                 assert_fits_a_phone(page, f"walkthrough step {step}")
                 whole_page_shot(page, f"layout_phone_walkthrough_{step}")
     finally:
-        context.close()
+        page.close()
