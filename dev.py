@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Set up and run the project with nothing but Python 3.11.
 
-python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
-python3 dev.py test    # create .venv, install test tools, Chromium, nginx,
-                       # redis-server and zbarimg, run every test
-python3 dev.py bench   # run the benchmarks under bench/
+python3 dev.py run           # create .venv, install, start the app on http://localhost:8501
+python3 dev.py test          # create .venv, install test tools, Chromium, nginx, redis-server,
+                             # zbarimg and axe-core, run every test (prints the 15 slowest)
+python3 dev.py test --fast   # the same without the browser, the deployment and the trainer:
+                             # the tests to run after each change (installs no Chromium, nginx
+                             # or axe-core)
+python3 dev.py bench         # run the benchmarks under bench/
+
+Any further arguments go to pytest (a path, -k, -x, ...).
 """
 
 from __future__ import annotations
@@ -136,6 +141,22 @@ def ensure_axe() -> None:
     print(f"note: {message}; it will be skipped", flush=True)
 
 
+PYTEST = ["-n", "2", "--dist", "loadgroup"]
+"""Two workers; tests that share a server are grouped onto one (see tests/conftest.py)."""
+FAST = "not e2e and not deploy and not trainer"
+"""The fast tier: no browser, no deployment, no trainer (markers set in tests/conftest.py)."""
+
+
+def run_pytest(args: list[str]) -> int:
+    """Run pytest with PYTEST and ``args``, keeping bytecode caches.
+
+    With PYTHONDONTWRITEBYTECODE set (some images set it), every worker re-compiles the
+    project's modules and pytest re-rewrites the asserts of every test module on each run:
+    about half of collection. The caches go to git-ignored __pycache__ folders."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return subprocess.call([str(PY), "-m", "pytest", *PYTEST, *args], env=env)
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
     os.chdir(ROOT)
@@ -143,13 +164,18 @@ def main(argv: list[str]) -> int:
         ensure_venv("requirements.txt")
         return subprocess.call([str(PY), "-m", "streamlit", "run", "app.py", *argv[1:]])
     if command == "test":
+        args = argv[1:]
+        fast = "--fast" in args
+        args = [a for a in args if a != "--fast"]
         ensure_venv("requirements-dev.txt")
-        ensure_chromium()
-        ensure_nginx()
         ensure_redis()
         ensure_zbar()
+        if fast:
+            return run_pytest(["-m", FAST, *args])
+        ensure_chromium()
+        ensure_nginx()
         ensure_axe()
-        return subprocess.call([str(PY), "-m", "pytest", "-n", "2", *argv[1:]])
+        return run_pytest(["--durations=15", *args])
     if command == "bench":
         ensure_venv("requirements-dev.txt")
         ensure_chromium()

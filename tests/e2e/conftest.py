@@ -1,6 +1,16 @@
 """End-to-end fixtures: a real `streamlit run app.py` on a free loopback port, driven by
 Playwright in Debian's headless Chromium. Screenshots go to artifacts/screenshots/.
 
+One app server per test session (per xdist worker) serves every browser suite: it is
+started, on first use, with the test environment (a temporary SQLite store, a known
+certificate secret and signing key), so no test writes a store, secret or key into the
+repository. A module starts a server of its own only where its tests need another
+configuration, and that fixture's docstring says why.
+
+Waits are conditions, never fixed sleeps: ``settle`` waits until Streamlit has finished
+every run the page asked for (script state, pending requests, stale elements), the charts
+are drawn, images, frames and fonts are loaded.
+
 Locally, a machine without /usr/bin/chromium skips these tests with a message;
 in CI (CI=true) a missing browser is a failure, never a skip.
 """
@@ -13,14 +23,22 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from deploy.run import SERVER_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 SHOTS = ROOT / "artifacts" / "screenshots"
+
+TEST_SECRET = "e2e-practice-secret-0123456789abcdef"
+"""GRPO_CERT_SECRET of the session's app server (signs progress links)."""
+TEST_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
+"""GRPO_CERT_KEY of the session's app server: Ed25519, base64url of bytes 0..31."""
 
 
 def free_port() -> int:
@@ -29,13 +47,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_streamlit(port: int, env: dict | None = None, script: str = "app.py") -> subprocess.Popen:
-    """Start the app as the README does, on ``port``; returns once it is healthy."""
+def start_streamlit(
+    port: int, env: dict | None = None, script: str = "app.py", flags: tuple = ()
+) -> subprocess.Popen:
+    """Start the app as the README does, on ``port``, with extra server ``flags``;
+    returns once it is healthy."""
     process = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", script,
             "--server.port", str(port), "--server.address", "127.0.0.1",
-            "--server.headless", "true", "--browser.gatherUsageStats", "false",
+            "--server.headless", "true", "--browser.gatherUsageStats", "false", *flags,
         ],
         cwd=ROOT,
         env={**os.environ, **(env or {})},
@@ -51,22 +72,138 @@ def start_streamlit(port: int, env: dict | None = None, script: str = "app.py") 
                 if r.status == 200:
                     return process
         except OSError:
-            time.sleep(0.3)
+            time.sleep(0.1)
     process.kill()
     raise RuntimeError("streamlit did not become healthy within 90 s")
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    port = free_port()
-    process = start_streamlit(port)
-    yield f"http://127.0.0.1:{port}"
+def stop_streamlit(process: subprocess.Popen) -> None:
     process.terminate()
-    process.wait(timeout=20)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
+@dataclass(frozen=True)
+class AppServer:
+    """The session's app server: its URL and the environment it was started with."""
+
+    url: str
+    store_url: str
+    env: dict
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory):
+    """The one app server of this test session, in the test environment: a temporary
+    SQLite store (``store_url``, which tests may read), GRPO_CERT_SECRET = TEST_SECRET and
+    GRPO_CERT_KEY = TEST_KEY. It runs with deploy/run.py's SERVER_FLAGS (no file watcher,
+    no forced GC after each run), as a deployment does."""
+    store_url = f"sqlite://{tmp_path_factory.mktemp('app-store')}/grpo.sqlite3"
+    env = {"GRPO_STORE": store_url, "GRPO_CERT_SECRET": TEST_SECRET, "GRPO_CERT_KEY": TEST_KEY}
+    port = free_port()
+    process = start_streamlit(port, env=env, flags=tuple(SERVER_FLAGS))
+    yield AppServer(f"http://127.0.0.1:{port}", store_url, env)
+    stop_streamlit(process)
+
+
+@pytest.fixture(scope="session")
+def app_url(app_server) -> str:
+    """The base URL of the session's app server (see ``app_server``)."""
+    return app_server.url
+
+
+# Installed into every page before its scripts run (see ``browser``): it records when the
+# page last talked to the server (websocket sends, HTTP requests in flight), when the
+# user last pressed or typed, and whether a script run started after the last send.
+PROBE = """(() => {
+  if (window.__probe || window !== window.top) return;
+  const p = window.__probe = { activity: 0, input: 0, send: 0, ran: true, pending: 0 };
+  const now = () => performance.now();
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (...args) {
+    p.send = p.activity = now(); p.ran = false;
+    return send.apply(this, args);
+  };
+  const fetch0 = window.fetch;
+  window.fetch = function (...args) {
+    p.pending++; p.activity = now();
+    return fetch0.apply(this, args).finally(() => { p.pending--; p.activity = now(); });
+  };
+  const xhrSend = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    p.pending++; p.activity = now();
+    this.addEventListener('loadend', () => { p.pending--; p.activity = now(); });
+    return xhrSend.apply(this, args);
+  };
+  for (const kind of ['pointerdown', 'keydown', 'input', 'change'])
+    window.addEventListener(kind, () => { p.input = p.activity = now(); }, true);
+  let app = null;
+  const state = new MutationObserver(() => {
+    p.activity = now();
+    if (app.getAttribute('data-test-script-state') === 'running') p.ran = true;
+  });
+  const find = new MutationObserver(() => {
+    const found = document.querySelector('[data-testid="stApp"]');
+    if (found && found !== app) {
+      app = found;
+      state.disconnect();
+      state.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    }
+  });
+  document.addEventListener('DOMContentLoaded', () =>
+    find.observe(document.body, { childList: true, subtree: true }));
+})()"""
+
+QUIET_MS = 200
+"""How long the page must have been quiet (no run, send, request or input) to be settled."""
+INPUT_MS = 400
+"""How long after a click or key press with no message sent yet settle waits for one
+(Streamlit debounces some widgets, e.g. sliders, by up to 200 ms)."""
+SEND_MS = 2000
+"""How long after a message the page waits for the run it asks for to start (a few
+messages, e.g. a request for upload URLs, start none)."""
+
+SETTLED = """([quiet, inputMs, sendMs]) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app) return false;
+  const state = app.getAttribute('data-test-script-state');
+  if (state !== 'notRunning' && state !== 'compilationError') return false;
+  if (document.querySelector('[data-testid="stSkeleton"], [data-stale="true"]')) return false;
+  const p = window.__probe;
+  if (p) {
+    const t = performance.now();
+    if (p.pending > 0 || t - p.activity < quiet) return false;
+    if (p.input > p.send && t - p.input < inputMs) return false;
+    if (!p.ran && t - p.send < sendMs) return false;
+  }
+  for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]'))
+    if (!chart.querySelector('.main-svg')) return false;
+  for (const img of document.querySelectorAll('[data-testid="stMain"] img'))
+    if (!img.complete) return false;
+  for (const frame of document.querySelectorAll('iframe')) {
+    try {
+      if (frame.contentDocument && frame.contentDocument.readyState !== 'complete') return false;
+    } catch (e) { /* another origin: not ours to wait for */ }
+  }
+  return !document.fonts || document.fonts.status === 'loaded';
+}"""
+
+
+def _with_probe(new_context):
+    def new_context_with_probe(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.add_init_script(PROBE)
+        return context
+
+    return new_context_with_probe
 
 
 @pytest.fixture(scope="session")
 def browser():
+    """Headless Chromium; every context it makes carries ``PROBE`` for ``settle``."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing in CI: browser tests must run, not skip")
@@ -75,6 +212,7 @@ def browser():
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser.new_context = _with_probe(browser.new_context)
         yield browser
         browser.close()
 
@@ -94,23 +232,21 @@ def page(context):
 
 
 def settle(page, extra_ms: int = 400) -> None:
-    """Wait until Streamlit has finished running the script and painted."""
+    """Wait until Streamlit has finished every run the page asked for and painted: the
+    script is not running, no element is stale, nothing was sent or requested and no key
+    pressed for a quiet moment (the smaller of ``extra_ms`` and QUIET_MS), a message sent
+    has had its run, every chart is drawn, and images, frames and fonts have loaded.
+
+    ``extra_ms`` was a fixed wait after all that; it now only caps the quiet moment."""
     page.wait_for_selector('[data-testid="stApp"]')
-    page.wait_for_function(
-        """() => {
-            const app = document.querySelector('[data-testid="stApp"]');
-            return app && app.getAttribute('data-test-script-state') !== 'running'
-                && !document.querySelector('[data-testid="stSkeleton"]');
-        }"""
-    )
-    page.wait_for_timeout(extra_ms)
+    page.wait_for_function(SETTLED, arg=[min(extra_ms, QUIET_MS), INPUT_MS, SEND_MS])
 
 
 def open_path(page, base: str, path: str) -> None:
     """Open a URL and wait until its page has drawn its title and finished running."""
     page.goto(base + path)
     page.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
-    settle(page, 800)
+    settle(page)
 
 
 def assert_healthy(page) -> None:
@@ -135,6 +271,28 @@ def shot(page, name: str) -> Path:
     return path
 
 
+def whole_page_shot(page, name: str) -> Path:
+    """A screenshot of the whole page: Streamlit scrolls inside the window, so the window is
+    made as tall as the page for a moment."""
+    size = page.viewport_size
+    height = page.evaluate(
+        "document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
+    )
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 120, 12_000)})
+    settle(page)
+    page.evaluate(NEXT_FRAME)
+    path = shot(page, name)
+    page.set_viewport_size(size)
+    settle(page)
+    return path
+
+
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Resolves once the browser has drawn the next frame (after a resize, say)."""
+
+GRID_EDITOR = "#portal textarea, #portal input"
+
+
 def edit_cell(page, column: int, row: int, text: str) -> None:
     """Type ``text`` into the data editor's cell (0-based column after the index, row).
 
@@ -150,10 +308,9 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     x = box["x"] + index_width + width * (column + 0.5)
     y = box["y"] + header + row_height * (row + 0.5)
     page.mouse.click(x, y)
-    page.wait_for_timeout(300)
     page.keyboard.press("Enter")  # open the cell's editor
-    page.wait_for_timeout(300)
+    page.locator(GRID_EDITOR).first.wait_for()
     page.keyboard.press("Control+A")
     page.keyboard.type(text, delay=20)
     page.keyboard.press("Enter")
-    settle(page, 800)
+    settle(page)

@@ -15,6 +15,10 @@ from tests.e2e.conftest import (
 pytestmark = pytest.mark.e2e
 
 
+VOICES_KNOWN = """() => speechSynthesis.getVoices().length > 0 || [...document.querySelectorAll(
+    'iframe')].some((f) => f.contentDocument?.getElementById('play')?.disabled)"""
+
+
 def root_font_px(page) -> float:
     return float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2])
 
@@ -72,7 +76,7 @@ def test_listen_control_is_there_and_honest_without_voices(app_url, page, path):
     open_path(page, app_url, path)
     frame = page.frame_locator("iframe").first
     frame.get_by_role("button", name="Listen: read this page aloud").wait_for()
-    page.wait_for_timeout(2000)
+    page.wait_for_function(VOICES_KNOWN)  # the control gives voices 1.5 s to appear
     has_voices = page.evaluate("speechSynthesis.getVoices().length") > 0
     status = frame.locator("#status").inner_text()
     if not has_voices:  # headless Chromium here has none: the control must say so

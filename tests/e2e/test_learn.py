@@ -6,7 +6,15 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, assert_healthy, chart_marks, open_path, settle, shot
+from tests.e2e.conftest import (
+    NEXT_FRAME,
+    SHOTS,
+    assert_healthy,
+    chart_marks,
+    open_path,
+    settle,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -21,7 +29,7 @@ def shot_at(page, selector: str, name: str) -> None:
     """A viewport screenshot with ``selector`` at the top (the app scrolls inside stMain,
     so a full-page shot shows only the top of a long page)."""
     page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(500)
+    page.evaluate(NEXT_FRAME)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 

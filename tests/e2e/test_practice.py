@@ -13,33 +13,25 @@ from practice.drills import make_drill
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, start_quiz, stored_quiz
 from practice.store import open_store
-from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
+from tests.e2e.conftest import TEST_SECRET, assert_healthy, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
 
-SECRET = "e2e-practice-secret-0123456789abcdef"
-KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"  # Ed25519, base64url of bytes 0..31
+SECRET = TEST_SECRET  # the session's app server signs with it (tests/e2e/conftest.py)
 BANK = {q.id: q for q in load_bank()}
 
 
-@pytest.fixture(scope="module")
-def store_url(tmp_path_factory):
-    """The store the app of this module keeps its quizzes in (the test reads it too)."""
-    return f"sqlite://{tmp_path_factory.mktemp('store')}/grpo.sqlite3"
+@pytest.fixture
+def store_url(app_server):
+    """The store the app keeps its quizzes in (the test reads it too)."""
+    return app_server.store_url
 
 
-@pytest.fixture(scope="module")
-def practice_url(store_url):
-    """The app with a known certificate secret, so the test can check an ID on its own too,
-    and a store of its own. (The shared ``app_url`` server keeps the environment it was
-    started with.)
-    """
-    port = free_port()
-    env = {"GRPO_CERT_SECRET": SECRET, "GRPO_CERT_KEY": KEY, "GRPO_STORE": store_url}
-    process = start_streamlit(port, env=env)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=20)
+@pytest.fixture
+def practice_url(app_server):
+    """The session's app server: its certificate secret is SECRET, so the test can check an
+    ID on its own too, and its store is ``store_url``."""
+    return app_server.url
 
 
 def quiz_in_url(page, store_url):
@@ -212,7 +204,7 @@ def test_review_of_missed_items_and_retry(practice_url, store_url, page):
     open_path(page, practice_url, f"/quiz?p={link}")
     main = page.locator('[data-testid="stMain"]')
     main.get_by_text("Review: what you missed").wait_for()
-    settle(page, 800)
+    settle(page)
     assert_healthy(page)
     assert page.locator(".katex-error").count() == 0
     missed = main.locator('[data-testid="stCaptionContainer"]', has_text="Missed")
@@ -226,6 +218,12 @@ def test_review_of_missed_items_and_retry(practice_url, store_url, page):
     assert retry.order != quiz.order and len(retry.order) == missed
 
 
+TICKED = """(first) => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stMarkdownContainer"]')]
+    .some((e) => /\\d+:\\d\\d on this question/.test(e.innerText) && e.innerText !== first)"""
+"""Whether a question clock shows another time than ``first``."""
+
+
 def test_interview_clock_ticks_and_round_runs(practice_url, page):
     open_path(page, practice_url, "/interview")
     main = page.locator('[data-testid="stMain"]')
@@ -236,7 +234,7 @@ def test_interview_clock_ticks_and_round_runs(practice_url, page):
     clock.wait_for()
     first = clock.inner_text()
     assert "(aim: 2:00)" in first
-    page.wait_for_timeout(2500)
+    page.wait_for_function(TICKED, arg=first, timeout=5_000)
     assert clock.inner_text() != first, "the clock should tick"
     main.get_by_role("textbox", name="Your answer, as you would say it to the interviewer").fill(
         "<img src=x onerror=alert(1)> and some words"

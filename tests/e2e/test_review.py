@@ -14,22 +14,17 @@ import pytest
 
 from practice.bank import load_bank
 from practice.store import open_store
-from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
+from tests.e2e.conftest import assert_healthy, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
 
 BANK = load_bank()
 
 
-@pytest.fixture(scope="module")
-def review_app(tmp_path_factory):
-    """The app on a store of its own, which the test also reads."""
-    url = f"sqlite://{tmp_path_factory.mktemp('store')}/learner.sqlite3"
-    port = free_port()
-    process = start_streamlit(port, env={"GRPO_STORE": url})
-    yield f"http://127.0.0.1:{port}", open_store(url)
-    process.terminate()
-    process.wait(timeout=20)
+@pytest.fixture
+def review_app(app_server):
+    """The session's app server and its store, which the test also reads."""
+    return app_server.url, open_store(app_server.store_url)
 
 
 def summary(page) -> str:

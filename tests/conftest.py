@@ -1,0 +1,88 @@
+"""The suite's tiers and scheduling.
+
+Every test under tests/e2e is marked ``e2e`` and every test under tests/deploy ``deploy``, by
+folder, so ``-m`` selects exactly; a test that uses a fixture named ``trainer`` or
+``*_trainer`` is marked ``trainer``. ``python3 dev.py test --fast`` runs the rest.
+
+Under xdist, ``--dist load`` becomes ``loadgroup``, and tests that share an expensive server
+are grouped onto one worker, so no server starts twice: the tests that use the session's
+``deployment`` form one group, and a module's tests that use a module-scoped fixture of the
+e2e or deploy folders (a server of the module's own, such as ``private_deployment``) form
+one group per module. The session's browser app server (``app_server``) starts once on each
+worker that runs a browser test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+try:  # pytest >= 9: a test's id is a NodeId in ``item._id``
+    from _pytest.nodeid import NodeId
+except ImportError:  # pragma: no cover (older pytest: xdist tags ``item._nodeid`` itself)
+    NodeId = None
+
+HERE = Path(__file__).resolve().parent
+FOLDER_MARKS = {"e2e": "e2e", "deploy": "deploy"}
+SERVER_FOLDERS = ("e2e", "deploy")
+
+
+def pytest_configure(config):
+    if getattr(config.option, "dist", None) == "load":
+        config.option.dist = "loadgroup"
+    if getattr(config, "workerinput", {}).get("loadgroup"):  # a worker of such a run
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Tell each xdist worker whether the run groups (a worker parses only the command line,
+    where ``-n 2`` alone means ``--dist load``)."""
+    node.workerinput["loadgroup"] = node.config.getvalue("dist") == "loadgroup"
+
+
+def uses_trainer(item) -> bool:
+    return any(name == "trainer" or name.endswith("_trainer") for name in item.fixturenames)
+
+
+def module_server_group(item) -> str | None:
+    """The xdist group of a test that uses a module-scoped fixture defined under the e2e or
+    deploy folders (its module's name), else None."""
+    for defs in item._fixtureinfo.name2fixturedefs.values():
+        for fixturedef in defs:
+            where = fixturedef.baseid.split("::")[0].split("/")  # "tests/e2e/test_x.py"
+            folder = where[1] if len(where) > 1 and where[0] == "tests" else None
+            if fixturedef.scope == "module" and folder in SERVER_FOLDERS:
+                return item.module.__name__
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        folder = path.relative_to(HERE).parts[0] if path.is_relative_to(HERE) else None
+        if folder in FOLDER_MARKS:
+            item.add_marker(FOLDER_MARKS[folder])
+        if uses_trainer(item):
+            item.add_marker("trainer")
+        if "deployment" in item.fixturenames:
+            item.add_marker(pytest.mark.xdist_group("deployment"))
+        elif folder in SERVER_FOLDERS and (group := module_server_group(item)):
+            item.add_marker(pytest.mark.xdist_group(group))
+        if getattr(config.option, "loadgroup", False):
+            tag_with_group(item)
+
+
+def tag_with_group(item) -> None:
+    """Append "@<group>" to the test's id, as xdist's loadgroup does: its scheduler reads the
+    group from the id. xdist 3.8 writes the id to ``item._nodeid``, which pytest 9 no longer
+    reads (the id lives in ``item._id``), so without this every group would be scattered."""
+    names = sorted(
+        str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        for mark in item.iter_markers("xdist_group")
+    )
+    if not names or NodeId is None or not isinstance(getattr(item, "_id", None), NodeId):
+        return
+    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(dict.fromkeys(names))}")

@@ -1,0 +1,296 @@
+"""Every page, opened once per viewport and theme, with every check that load serves:
+
+- desktop, light (1400×1800): it renders (a title, no traceback, no empty chart, no broken
+  formula; screenshot page_*), axe-core finds no WCAG 2 A/AA violation in the app's own
+  markup, and markup typed into every text field never runs (last: it changes the page);
+- desktop, dark (the system setting): the same render checks, the app is dark (screenshot
+  dark_*), and axe-core finds no violation in the dark theme;
+- phone (390 px): the same render checks, nothing is wider than the phone or cut off,
+  formulas fit, titles, captions, charts and buttons do not overlap, no frame cuts its
+  content, the main area does not scroll sideways (screenshot layout_phone_*); the
+  walkthrough is checked at each of its steps.
+
+These were five sweeps with a load each (test_core_pages, test_xss, test_layout and the
+light and dark passes of test_accessibility, plus its phone pass of six pages).
+"""
+
+import contextlib
+import os
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.e2e.conftest import (
+    ROOT,
+    assert_healthy,
+    chart_marks,
+    open_path,
+    settle,
+    shot,
+    whole_page_shot,
+)
+from tests.e2e.test_xss import assert_nothing_ran, type_markup_into_every_field, watch
+from ui.nav import PAGES
+
+pytestmark = pytest.mark.e2e
+
+URLS = [entry[3] for entries in PAGES.values() for entry in entries]
+STEPS = 6
+DESKTOP = {"width": 1400, "height": 1800}
+
+
+def path_of(url: str) -> str:
+    return "/" if url == "home" else f"/{url}"
+
+
+VIEWS = {
+    "light": {"viewport": DESKTOP},
+    "dark": {"viewport": DESKTOP, "color_scheme": "dark"},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True},
+}
+
+
+@pytest.fixture(scope="session")
+def views(browser):
+    """One browser context per view, shared by the sweep's tests on this worker: each test
+    opens a new page (a new Streamlit session) in it, and the context's cache spares every
+    page after the first from downloading and compiling the chart and grid scripts again.
+    (Session-scoped, not module-scoped, so that the sweep is not one xdist group.)"""
+    contexts = {}
+
+    def context_for(view: str):
+        if view not in contexts:
+            contexts[view] = browser.new_context(**VIEWS[view])
+        return contexts[view]
+
+    yield context_for
+    for context in contexts.values():
+        context.close()
+
+
+def open_page(views, app_url: str, url: str, view: str):
+    """A new page of ``view``'s context on /``url``, with its dialogs watched."""
+    page = views(view).new_page()
+    page.set_default_timeout(30_000)
+    dialogs = watch(page)
+    open_path(page, app_url, path_of(url))
+    return page, dialogs
+
+
+def assert_renders(page, where: str) -> None:
+    """A title, no traceback, no empty chart, no formula that failed to render."""
+    assert_healthy(page)
+    assert page.locator("h1").count() >= 1, where
+    if page.locator(".js-plotly-plot").count():
+        assert chart_marks(page) > 0, f"{where}: a chart rendered empty"
+    assert page.locator(".katex-error").count() == 0, f"{where}: a formula failed to render"
+
+
+# --- accessibility: axe-core --------------------------------------------------------------
+
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+FRAMEWORK = {
+    # Streamlit's sectioned sidebar navigation puts each section's <li> items inside a
+    # <div> inside the <ul> (stSidebarNavItems): list markup the app cannot change.
+    "list": '[data-testid="stSidebarNavItems"]',
+    "listitem": '[data-testid="stSidebarNavItems"]',
+}
+
+
+def axe_installed() -> bool:
+    if AXE.exists():
+        return True
+    if os.environ.get("CI"):
+        pytest.fail(f"{AXE} is missing in CI: `python3 dev.py test` installs it")
+    return False
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's WCAG 2 A/AA violations on the page, each node with its HTML."""
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        """async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}}))
+            .violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => ({
+                html: n.html.slice(0, 160), target: n.target.join(' '),
+                inFramework: n.target.some(t => document.querySelector(t)?.closest(
+                    '[data-testid="stSidebarNavItems"]')),
+            }))}))""",
+        WCAG_TAGS,
+    )
+
+
+def own_violations(violations: list[dict]) -> list[str]:
+    """The violations in the app's own markup: the framework's listed in FRAMEWORK are not."""
+    return [
+        f"{v['id']} ({v['help']}): {node['html']}"
+        for v in violations
+        for node in v["nodes"]
+        if not (v["id"] in FRAMEWORK and node["inFramework"])
+    ]
+
+
+def background_rgb(page) -> tuple[int, ...]:
+    color = page.evaluate(
+        "getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).backgroundColor"
+    )
+    return tuple(int(c) for c in color[color.index("(") + 1 : -1].split(",")[:3])
+
+
+# --- layout on a phone ---------------------------------------------------------------------
+
+# What the page lays out, measured in the browser. Elements inside a box of the page's own
+# that scrolls or hides overflow (a wide table, a code cell) may be wider than the phone:
+# the box is what must fit. Formulas may never be cut, by the screen or by a box.
+MEASURE = """() => {
+  const vw = document.documentElement.clientWidth;
+  const root = document.querySelector('[data-testid="stMainBlockContainer"]');
+  const name = (el) => `${el.tagName.toLowerCase()}`
+    + `[${el.getAttribute('data-testid') || el.className}] "${el.textContent.trim().slice(0, 40)}"`;
+  const shown = (el) => {  // drawn, and not inside a closed box (a collapsed expander)
+    const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    if (!(r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.opacity !== '0'))
+      return false;
+    if (!el.checkVisibility({ contentVisibilityAuto: true })) return false;  // closed <details>
+    for (let a = el.parentElement; a && a !== root; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      if (r.bottom <= b.top || r.top >= b.bottom) return false;
+    }
+    return true;
+  };
+  const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1;
+  const clippers = (el) => {
+    const out = [];
+    for (let a = el.parentElement; a && a !== root; a = a.parentElement)
+      if (getComputedStyle(a).overflowX !== 'visible') out.push(a);
+    return out;
+  };
+  const screen = { left: 0, right: vw };
+  const wide = [];
+  for (const el of root.querySelectorAll('*')) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (inside(r, screen)) continue;
+    const box = clippers(el)[0];
+    if (box && inside(box.getBoundingClientRect(), screen)) continue;
+    wide.push(name(el));
+  }
+  const clipped = [];
+  for (const el of root.querySelectorAll('.katex-display')) {
+    if (!shown(el)) continue;
+    const r = el.querySelector('.katex').getBoundingClientRect();
+    const boxes = [screen, ...clippers(el).map((a) => a.getBoundingClientRect())];
+    if (el.scrollWidth > el.clientWidth + 1 || !boxes.every((b) => inside(r, b)))
+      clipped.push(`${el.innerText.replace(/\\s+/g, ' ').slice(0, 60)} (${r.left}..${r.right})`);
+  }
+  const parts = [...root.querySelectorAll(
+    'h1, h2, h3, h4, [data-testid="stCaptionContainer"], [data-testid="stPlotlyChart"], '
+    + 'button[data-testid^="stBaseButton"]:not([data-testid="stBaseButton-elementToolbar"])'
+  )].filter(shown);
+  const overlaps = [];
+  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+    const [a, b] = [parts[i], parts[j]];
+    if (a.contains(b) || b.contains(a)) continue;
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+    const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (w > 2 && h > 2) overlaps.push(`${name(a)} / ${name(b)}`);
+  }
+  const main = document.querySelector('[data-testid="stMain"]');
+  return { width: document.documentElement.scrollWidth, wide, clipped, overlaps,
+           main: [main.scrollWidth, main.clientWidth] };
+}"""
+
+CUT_FRAMES = """() => [...document.querySelectorAll('iframe')]
+  .filter((f) => f.getBoundingClientRect().height > 0)
+  .map((f) => f.getBoundingClientRect().height)"""
+
+FRAMES_FIT = """() => [...document.querySelectorAll('iframe')]
+  .filter((f) => f.getBoundingClientRect().height > 0)
+  .every((f) => {
+    try { return f.contentDocument.documentElement.scrollHeight
+                 <= f.getBoundingClientRect().height + 1; }
+    catch (e) { return true; }
+  })"""
+
+
+def assert_fits_a_phone(page, where: str) -> None:
+    settle(page)
+    assert_healthy(page)
+    found = page.evaluate(MEASURE)
+    assert found["width"] <= 390, (where, found["width"], found["wide"][:5])
+    assert not found["wide"], (where, found["wide"][:5])
+    assert not found["clipped"], (where, found["clipped"])
+    assert not found["overlaps"], (where, found["overlaps"][:5])
+    scroll_width, client_width = found["main"]  # the main area does not scroll sideways
+    assert scroll_width <= client_width + 1, (where, found["main"])
+    # A frame sets its height from its content once that has loaded: wait for it (if it
+    # never does, the assertion below says which frame).
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(FRAMES_FIT, timeout=5_000)
+    for frame, height in zip(page.frames[1:], page.evaluate(CUT_FRAMES), strict=False):
+        content = frame.evaluate("document.documentElement.scrollHeight")
+        assert content <= height + 1, (where, "an iframe cuts its content", content, height)
+
+
+def step_to(page, step: int) -> None:
+    """Press Next → until the walkthrough shows ``step``."""
+    page.get_by_role("button", name="Next →").click()
+    page.get_by_text(f"Step {step} of {STEPS}").first.wait_for()
+    settle(page)
+
+
+# --- the sweep: one load per page, viewport and theme ----------------------------------------
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_page_on_a_desktop_in_the_light_theme(views, app_url, url):
+    page, dialogs = open_page(views, app_url, url, "light")
+    try:
+        assert_renders(page, url)
+        shot(page, f"page_{url}")
+        problems = own_violations(axe_violations(page)) if axe_installed() else None
+        assert not problems, (url, problems)
+        type_markup_into_every_field(page, url)
+        assert_healthy(page)
+        assert_nothing_ran(page, dialogs, path_of(url))
+    finally:
+        page.close()
+    if problems is None:
+        pytest.skip(
+            "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
+        )
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_page_on_a_desktop_in_the_dark_theme(views, app_url, url):
+    page, _ = open_page(views, app_url, url, "dark")
+    try:
+        assert_renders(page, url)
+        assert max(background_rgb(page)) < 40, f"{url}: the app should be dark"
+        shot(page, f"dark_{url}")
+        problems = own_violations(axe_violations(page)) if axe_installed() else None
+        assert not problems, (url, problems)
+    finally:
+        page.close()
+    if problems is None:
+        pytest.skip(
+            "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
+        )
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_page_on_a_phone(views, app_url, url):
+    page, _ = open_page(views, app_url, url, "phone")
+    try:
+        assert_renders(page, url)
+        assert_fits_a_phone(page, url)
+        whole_page_shot(page, f"layout_phone_{url}")
+        if url == "walkthrough":
+            for step in range(2, STEPS + 1):
+                step_to(page, step)
+                assert_fits_a_phone(page, f"walkthrough step {step}")
+                whole_page_shot(page, f"layout_phone_walkthrough_{step}")
+    finally:
+        page.close()
