@@ -22,12 +22,14 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
+from grpo_core.column_roles import RewardFit, choose_rewards, column_roles
 from grpo_core.inference import fit_conventions
+from grpo_core.log_grouping import BY_TEXT, Grouping, assign_groups
 from grpo_core.log_summary import group_size_notes, log_groups
 
 MAX_BYTES = 100 * 2**20
@@ -67,6 +69,12 @@ class ColumnMap:
     completion: str | None = None
     group: str | None = None
     advantage: str | None = None
+    group_size: int | None = None
+    """K of blocks of consecutive rows chosen by the user; None: inferred."""
+    ignored: tuple[str, ...] = ()
+    """Columns the user chose not to read."""
+    chosen: bool = False
+    """True when the user chose the reward columns: they are not searched for."""
 
     def columns(self) -> list[str]:
         """Every column the map reads, once each, in a stable order."""
@@ -86,20 +94,34 @@ class LoadedLog:
     mapping: ColumnMap
     warnings: tuple[str, ...] = field(default=())
     """Plain-words notes: uneven groups, text that looks like a formula or HTML."""
+    grouping: Grouping = field(default=Grouping(BY_TEXT))
+    """How the rows were grouped (a group column, K consecutive rows, prompt text)."""
+    roles: dict = field(default_factory=dict)
+    """Each file column's role (``column_roles.column_roles``)."""
+    reward_fit: RewardFit | None = None
+    """The reward-set search, when the log has an advantage column (``choose_rewards``)."""
 
 
 def infer_convention(frame: pd.DataFrame) -> list[tuple[str, float]]:
     """Conventions best first, each with its largest |logged - recomputed advantage|.
 
     frame: ``load``'s table with an ``advantage`` column. Candidates are every convention
-    of ``CONVENTIONS``, and "<name> (float32)" where the trainer's float32 changes digits
+    of ``CONVENTIONS`` in float64 and float32, and GDPO with several reward columns
     (see ``grpo_core.inference``).
     """
     if "advantage" not in frame:
         raise ValueError("the log has no advantage column to compare with.")
+    return fit_log(frame).ranking
+
+
+def fit_log(frame: pd.DataFrame):
+    """``inference.fit_conventions`` on ``load``'s table (it must have ``advantage``)."""
     groups = log_groups(frame)
     steps = frame["step"].to_numpy()[groups.order]
-    return fit_conventions(groups, steps, frame["advantage"].to_numpy()[groups.order]).ranking
+    columns = [c for c in frame.columns if c.startswith("reward.")]
+    per_function = frame[columns].to_numpy(dtype=np.float64)[groups.order] if columns else None
+    advantages = frame["advantage"].to_numpy()[groups.order]
+    return fit_conventions(groups, steps, advantages, per_function)
 
 
 def load(file) -> pd.DataFrame:
@@ -110,6 +132,9 @@ def load(file) -> pd.DataFrame:
 def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
     """Read ``file``, detect its columns (or use ``mapping``) and normalise them.
 
+    Rows are grouped by ``log_grouping.assign_groups`` (column ``group_no``). Without a
+    mapping chosen by the user and with an advantage column, the reward columns are the
+    numeric columns whose aggregation reproduces the advantages (``choose_rewards``).
     Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
     missing or non-numeric reward column; the message names the row and column.
     """
@@ -118,9 +143,58 @@ def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
     data.seek(0)
     reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
     raw, columns, mapping = reader(data, mapping)
+    return from_table(raw, fmt, columns, mapping)
+
+
+def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> LoadedLog:
+    """A LoadedLog from a raw table already read (one file, or several concatenated)."""
     frame = normalise(raw, mapping)
-    notes = group_size_notes(frame) + suspicious_text(frame)
-    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
+    try:
+        codes, grouping = assign_groups(frame, mapping.group_size)
+    except ValueError as e:
+        raise LogError(str(e)) from None
+    frame["group_no"] = codes
+    numeric = [c for c in _numeric_columns(raw) if c in columns]
+    candidates = [c for c in numeric if c not in _role_columns(mapping) + list(mapping.ignored)]
+    fit = None
+    if mapping.advantage and not mapping.chosen and candidates:
+        values = {c: raw[c].to_numpy(dtype=np.float64, na_value=np.nan) for c in candidates}
+        fit = choose_rewards(
+            values,
+            codes,
+            frame["step"].to_numpy(),
+            frame["advantage"].to_numpy(),
+            mapping.rewards,
+        )
+        if fit.rewards != mapping.rewards:
+            mapping = replace(mapping, rewards=fit.rewards)
+            frame = normalise(raw, mapping).assign(group_no=codes)
+    taken = {getattr(mapping, r): r for r in NAMES if getattr(mapping, r)}
+    roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
+    notes = list(grouping.notes) + group_size_notes(frame) + suspicious_text(frame)
+    notes += left_out_notes(roles, fit)
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes), grouping, roles, fit)
+
+
+def left_out_notes(roles: dict, fit: RewardFit | None) -> list[str]:
+    """A note per numeric column left out of the rewards (role "extra")."""
+    extra = [c for c, role in roles.items() if role == "extra"]
+    if not extra:
+        return []
+    why = (
+        "the logged advantages are reproduced without"
+        if fit is not None and fit.matched
+        else "its name is not a reward's, and the log has no advantage column to check"
+    )
+    return [
+        f"Column {_names([c])} holds numbers but is not counted as a reward: {why} it. "
+        "If it is a reward, give it the role reward under Columns."
+        for c in extra
+    ]
+
+
+def _role_columns(mapping: ColumnMap) -> list[str]:
+    return [c for c in (mapping.step, mapping.group, mapping.advantage) if c]
 
 
 def detect_format(head: bytes) -> str:
@@ -275,7 +349,7 @@ def _read_csv(data, mapping):
     data.seek(0)
     delimiter = _delimiter(data)
     data.seek(0)
-    wanted = [c for c in mapping.columns() if c in columns]
+    wanted = _wanted(mapping, columns, numeric)
     text_types = {c: pa.string() for c in (mapping.prompt, mapping.completion, mapping.group) if c}
     try:
         table = pacsv.read_csv(
@@ -329,8 +403,13 @@ def _read_parquet(data, mapping):
     numeric = [f.name for f in schema if any(is_type(f.type) for is_type in number_types)]
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
-    wanted = [c for c in mapping.columns() if c in columns]
-    return _to_pandas(parquet.read(columns=wanted)), columns, mapping
+    return _to_pandas(parquet.read(columns=_wanted(mapping, columns, numeric))), columns, mapping
+
+
+def _wanted(mapping: ColumnMap, columns, numeric) -> list[str]:
+    """The columns to read: the mapping's, and every numeric one not ignored."""
+    keep = set(mapping.columns()) | (set(numeric) - set(mapping.ignored))
+    return [c for c in columns if c in keep]
 
 
 def _to_pandas(table) -> pd.DataFrame:
