@@ -11,13 +11,13 @@ not one of them) or "ignored" (the user's choice: not read).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
 
 from grpo_core.inference import GDPO_EPS, RELATIVE_TOLERANCE, printed_rounding
-from grpo_core.log_grouping import text_codes
+from grpo_core.log_grouping import BY_POSITION, block_codes, size_candidates, text_codes
 
 MAX_COLUMNS = 8
 """Numeric columns searched at most (2^8 - 1 sets); with more, names decide."""
@@ -113,6 +113,43 @@ def column_roles(columns, numeric, rewards, ignored, taken) -> dict[str, str]:
         else:
             roles[c] = "extra" if c in numeric else "extra (text)"
     return roles
+
+
+def fit_rewards_and_size(frame, values, codes, grouping, mapping):
+    """(codes, grouping, RewardFit): the reward set reproducing the advantages and, when K
+    was inferred from runs of one prompt text, the divisor of K that reproduces them best
+    (two groups of one prompt side by side make a run of 2K everywhere in a small file)."""
+    steps, advantage = frame["step"].to_numpy(), frame["advantage"].to_numpy()
+
+    def search(group_codes):
+        return choose_rewards(values, group_codes, steps, advantage, mapping.rewards)
+
+    if grouping.how != BY_POSITION or not grouping.inferred:
+        return codes, grouping, search(codes)
+    tried = []
+    for size in size_candidates(grouping.size):
+        size_codes = codes if size == grouping.size else block_codes(steps, size)
+        fit = search(size_codes)
+        tried.append((not fit.matched, fit.error, -size, size_codes, fit))
+    _, _, size, codes, fit = min(tried, key=lambda t: t[:3])
+    return codes, replace(grouping, size=-size), fit
+
+
+def left_out_notes(roles: dict, fit: RewardFit | None) -> list[str]:
+    """A note per numeric column left out of the rewards (role "extra")."""
+    extra = [c for c, role in roles.items() if role == "extra"]
+    if not extra:
+        return []
+    why = (
+        "the logged advantages are reproduced without"
+        if fit is not None and fit.matched
+        else "its name is not a reward's, and the log has no advantage column to check"
+    )
+    return [
+        f"Column {c!r} holds numbers but is not counted as a reward: {why} it. "
+        "If it is a reward, give it the role reward under Columns."
+        for c in extra
+    ]
 
 
 def _mean(x: np.ndarray, codes: np.ndarray) -> np.ndarray:

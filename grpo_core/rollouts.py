@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from grpo_core.column_roles import RewardFit, choose_rewards, column_roles
+from grpo_core.column_roles import RewardFit, column_roles, fit_rewards_and_size, left_out_notes
 from grpo_core.inference import fit_conventions
 from grpo_core.log_grouping import BY_TEXT, Grouping, assign_groups
 from grpo_core.log_summary import group_size_notes, log_groups
@@ -138,12 +138,17 @@ def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
     Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
     missing or non-numeric reward column; the message names the row and column.
     """
+    return from_table(*read_table(file, mapping))
+
+
+def read_table(file, mapping: ColumnMap | None = None):
+    """(raw table, format, file columns, mapping) of one file, before normalising."""
     data = _open(file)
     fmt = detect_format(data.read(1024))
     data.seek(0)
     reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
     raw, columns, mapping = reader(data, mapping)
-    return from_table(raw, fmt, columns, mapping)
+    return raw, fmt, columns, mapping
 
 
 def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> LoadedLog:
@@ -153,44 +158,23 @@ def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> Load
         codes, grouping = assign_groups(frame, mapping.group_size)
     except ValueError as e:
         raise LogError(str(e)) from None
-    frame["group_no"] = codes
     numeric = [c for c in _numeric_columns(raw) if c in columns]
     candidates = [c for c in numeric if c not in _role_columns(mapping) + list(mapping.ignored)]
     fit = None
-    if mapping.advantage and not mapping.chosen and candidates:
+    if mapping.advantage and candidates:
         values = {c: raw[c].to_numpy(dtype=np.float64, na_value=np.nan) for c in candidates}
-        fit = choose_rewards(
-            values,
-            codes,
-            frame["step"].to_numpy(),
-            frame["advantage"].to_numpy(),
-            mapping.rewards,
-        )
-        if fit.rewards != mapping.rewards:
+        if mapping.chosen:
+            values = {c: v for c, v in values.items() if c in mapping.rewards}
+        codes, grouping, fit = fit_rewards_and_size(frame, values, codes, grouping, mapping)
+        if fit.rewards != mapping.rewards and not mapping.chosen:
             mapping = replace(mapping, rewards=fit.rewards)
-            frame = normalise(raw, mapping).assign(group_no=codes)
+            frame = normalise(raw, mapping)
+    frame["group_no"] = codes
     taken = {getattr(mapping, r): r for r in NAMES if getattr(mapping, r)}
     roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
     notes = list(grouping.notes) + group_size_notes(frame) + suspicious_text(frame)
     notes += left_out_notes(roles, fit)
     return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes), grouping, roles, fit)
-
-
-def left_out_notes(roles: dict, fit: RewardFit | None) -> list[str]:
-    """A note per numeric column left out of the rewards (role "extra")."""
-    extra = [c for c, role in roles.items() if role == "extra"]
-    if not extra:
-        return []
-    why = (
-        "the logged advantages are reproduced without"
-        if fit is not None and fit.matched
-        else "its name is not a reward's, and the log has no advantage column to check"
-    )
-    return [
-        f"Column {_names([c])} holds numbers but is not counted as a reward: {why} it. "
-        "If it is a reward, give it the role reward under Columns."
-        for c in extra
-    ]
 
 
 def _role_columns(mapping: ColumnMap) -> list[str]:
@@ -241,16 +225,16 @@ def check_mapping(mapping: ColumnMap, columns) -> None:
     if not mapping.rewards:
         raise LogError(
             "No reward column: the file has no column of numbers named like a reward "
-            f"(columns found: {_names(columns)}). Choose the reward column by hand."
+            f"(columns found: {column_names(columns)}). Choose the reward column by hand."
         )
     if mapping.prompt is None and mapping.group is None:
         raise LogError(
             "No prompt column: answers are grouped by their prompt (or a group id such as "
-            f"verl's uid), and neither was found (columns found: {_names(columns)})."
+            f"verl's uid), and neither was found (columns found: {column_names(columns)})."
         )
     missing = [c for c in mapping.columns() if c not in set(columns)]
     if missing:
-        raise LogError(f"Column {_names(missing)} is not in the file.")
+        raise LogError(f"Column {column_names(missing)} is not in the file.")
 
 
 def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
@@ -475,7 +459,8 @@ def _excerpt(value, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[: width - 1] + "…")
 
 
-def _names(columns) -> str:
+def column_names(columns) -> str:
+    """'a', 'b', … : up to 12 column names quoted, for a message."""
     names = [str(c) for c in columns]
     return ", ".join(repr(n) for n in names[:12]) + (" …" if len(names) > 12 else "")
 
