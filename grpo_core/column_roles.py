@@ -74,6 +74,8 @@ def choose_rewards(
     steps: np.ndarray,
     advantage: np.ndarray,
     named: tuple[str, ...],
+    *,
+    fixed: bool = False,
 ) -> RewardFit:
     """The set of ``numeric`` columns (name -> (N,) values) whose aggregation reproduces
     ``advantage`` on the first whole steps; among sets that match, the one closest to the
@@ -86,7 +88,7 @@ def choose_rewards(
     )
     values = {c: np.asarray(numeric[c][:n], dtype=np.float64) for c in columns}
     found = []
-    for size in range(1, len(columns) + 1):
+    for size in [len(columns)] if fixed else range(1, len(columns) + 1):
         for chosen in combinations(columns, size):
             block = np.column_stack([values[c] for c in chosen])
             error = advantage_errors(block, codes[:n], steps[:n], logged)
@@ -122,7 +124,9 @@ def fit_rewards_and_size(frame, values, codes, grouping, mapping):
     steps, advantage = frame["step"].to_numpy(), frame["advantage"].to_numpy()
 
     def search(group_codes):
-        return choose_rewards(values, group_codes, steps, advantage, mapping.rewards)
+        return choose_rewards(
+            values, group_codes, steps, advantage, mapping.rewards, fixed=mapping.chosen
+        )
 
     if grouping.how != BY_POSITION or not grouping.inferred:
         return codes, grouping, search(codes)

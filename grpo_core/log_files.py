@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from dataclasses import replace
 
 import pandas as pd
@@ -57,8 +58,11 @@ def unzip(data: bytes) -> list[tuple[str, bytes]]:
         raise LogError(_too_large(promised))
     out, total = [], 0
     for member in sorted(tables, key=lambda m: m.filename):
-        with archive.open(member) as f:
-            chunk = f.read(MAX_TOTAL_BYTES - total + 1)  # a lying header cannot make this larger
+        try:
+            with archive.open(member) as f:
+                chunk = f.read(MAX_TOTAL_BYTES - total + 1)  # never more than the limit
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as e:
+            raise LogError(f"{member.filename} in the .zip is damaged ({e}).") from None
         total += len(chunk)
         if total > MAX_TOTAL_BYTES:
             raise LogError(_too_large(total))
