@@ -32,28 +32,34 @@ source = st.segmented_control(
     key="tl.source",
     format_func={"sample": "The sample log", "upload": "Upload your own"}.get,
 )
-upload = None
+uploads = None
 if source == "upload":
     st.markdown(citations.cite(TEXT["log"]["formats"]))
-    upload = st.file_uploader(
-        "Completions log", type=["csv", "tsv", "jsonl", "json", "parquet"], key="tl.upload"
+    uploads = st.file_uploader(
+        "Completions log: one file, several steps' files, or a .zip of the folder",
+        type=["csv", "tsv", "jsonl", "json", "parquet", "zip"],
+        accept_multiple_files=True,
+        key="tl.upload",
     )
 try:
-    chosen = log_view.chosen_log(source, upload)
+    chosen = log_view.chosen_log(source, uploads)
     if chosen is None:
-        st.info("Choose a CSV, JSON lines or Parquet file to read it.")
+        st.info("Choose CSV, JSON lines or Parquet files, or a .zip of them, to read them.")
         st.stop()
     if chosen.sample:
         st.info(citations.cite(TEXT["log"]["sample"]))
-    detected = log_view.read(chosen.digest, chosen.data, None)
+    detected = log_view.read(chosen.digest, chosen.files, None)
     with st.expander("Columns: which column plays which role", expanded=not chosen.sample):
-        st.caption(TEXT["log"]["mapping"])
+        st.caption(citations.cite(TEXT["log"]["mapping"]))
         mapping = log_view.mapping_controls(detected, chosen.digest)
+        roles_box = st.container()
     same = mapping == detected.mapping
-    log = detected if same else log_view.read(chosen.digest, chosen.data, mapping)
+    log = detected if same else log_view.read(chosen.digest, chosen.files, mapping)
 except LogError as error:
     st.error(f"This log cannot be read. {markdown_safe(str(error))}")
     st.stop()
+log_view.show_roles(log, roles_box)
+st.markdown(log_view.grouping_words(log))
 log_view.show_notes(log.warnings)
 summary = log_view.summarise(chosen.digest, log.mapping, log.frame)
 t = summary.totals
@@ -98,8 +104,8 @@ st.subheader("4 · Which convention did this run use?")
 if summary.fit is None:
     st.info(TEXT["log"]["no_advantage"])
 else:
-    st.markdown(TEXT["log"]["convention"])
-    st.markdown(describe_fit(summary.fit))
+    st.markdown(citations.cite(TEXT["log"]["convention"]))
+    st.markdown(describe_fit(summary.fit, log.mapping.rewards))
     ranking = pd.DataFrame(summary.fit.ranking, columns=["convention", "largest disagreement"])
     st.dataframe(ranking, hide_index=True, key="tl.ranking", width="stretch")
     unmatched = summary.groups.table[summary.fit.unmatched]

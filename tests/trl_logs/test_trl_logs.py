@@ -15,8 +15,7 @@ import pytest
 from grpo_core import log_files, rollouts
 from grpo_core.inference import GDPO, base_name, describe_fit
 from grpo_core.log_grouping import BY_POSITION, prompt_runs
-
-from .conftest import make_trl_logs
+from tests.trl_logs.fixture import make_trl_logs
 
 pytestmark = pytest.mark.trainer
 
