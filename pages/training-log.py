@@ -143,7 +143,7 @@ else:
         f"**This log:** the two ways differ by up to {fmt(agg['difference'].abs().max(), 3)}; "
         f"{plural(int(agg['sign_changed'].sum()), 'answer')} change sign."
     )
-    show(figures.aggregation_figure(agg.head(5000)), key="tl.agg_log")
+    show(figures.aggregation_figure(agg), key="tl.agg_log")
 st.markdown("**The playground's rewards**")
 st.caption(TEXT["multi"]["playground"])
 first = state.parsed_rewards().groups[0] or [1.0, 0.0]
