@@ -130,12 +130,14 @@ def fit_rewards_and_size(frame, values, codes, grouping, mapping):
 
     if grouping.how != BY_POSITION or not grouping.inferred:
         return codes, grouping, search(codes)
+    head = steps[: sample_rows(steps)]  # the search reads these rows only
     tried = []
     for size in size_candidates(grouping.size):
-        size_codes = codes if size == grouping.size else block_codes(steps, size)
-        fit = search(size_codes)
-        tried.append((not fit.matched, fit.error, -size, size_codes, fit))
-    _, _, size, codes, fit = min(tried, key=lambda t: t[:3])
+        fit = search(codes if size == grouping.size else block_codes(head, size))
+        tried.append((not fit.matched, fit.error, -size, fit))
+    _, _, size, fit = min(tried, key=lambda t: t[:3])
+    if -size != grouping.size:
+        codes = block_codes(steps, -size)
     return codes, replace(grouping, size=-size), fit
 
 

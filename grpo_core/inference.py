@@ -285,7 +285,7 @@ def _group_mean_std(x: np.ndarray, grouped: LogGroups, *, ddof: int):
 
 def _step_mean_std(x: np.ndarray, steps: np.ndarray, *, ddof: int):
     """(N,) the mean and std (ddof) of x over each position's step, in x's dtype."""
-    codes, _ = pd.factorize(steps)
+    codes = _step_codes(steps)
     order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]
     starts = np.flatnonzero(np.concatenate(([True], sorted_codes[1:] != sorted_codes[:-1])))
@@ -296,6 +296,13 @@ def _step_mean_std(x: np.ndarray, steps: np.ndarray, *, ddof: int):
     with np.errstate(divide="ignore", invalid="ignore"):
         std = np.sqrt(square / (size - x.dtype.type(ddof)))
     return mean[codes], std[codes]
+
+
+def _step_codes(steps: np.ndarray) -> np.ndarray:
+    """(N,) 0.. per distinct step; steps already in non-decreasing runs need no hashing."""
+    if steps.size and np.all(steps[1:] >= steps[:-1]):
+        return np.concatenate(([0], np.cumsum(steps[1:] != steps[:-1])))
+    return pd.factorize(steps)[0]
 
 
 def _float32(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndarray:
