@@ -30,6 +30,8 @@ FLOAT32 = " (float32)"
 """Suffix of a candidate recomputed in float32."""
 GDPO = "gdpo"
 """The candidate that normalises each reward column per group before summing."""
+SCREEN_ROWS = 50_000
+"""A log longer than twice this is first compared on its first steps (``fit_conventions``)."""
 GDPO_EPS = 1e-4
 """TRL 1.16's eps in both of GDPO's normalisations."""
 
@@ -50,6 +52,9 @@ class ConventionFit:
     """(G,) bool: no candidate reproduces this group within the tolerance."""
     float32_logged: bool = False
     """Every logged reward and advantage is exactly a float32 number (``float32_evidence``)."""
+    screened: tuple[str, ...] = ()
+    """Candidates compared on the log's first steps only (far off there); their error in
+    ``ranking`` is the error on those steps, a lower bound."""
 
     @property
     def best(self) -> str:
@@ -80,7 +85,10 @@ def base_name(candidate: str) -> str:
 
 
 def candidate_advantages(
-    grouped: LogGroups, steps: np.ndarray, per_function: np.ndarray | None = None
+    grouped: LogGroups,
+    steps: np.ndarray,
+    per_function: np.ndarray | None = None,
+    only: set[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """(N,) advantages in ``grouped``' sorted order under each candidate.
 
@@ -89,20 +97,23 @@ def candidate_advantages(
     per_function: (N, F) each reward column in sorted order; with F >= 2, GDPO
     (``GDPO``) is a candidate too. Every candidate also comes in float32 (as torch
     computes) when every group has at least 2 answers. A convention that refuses the log
-    (a group of one answer) is left out.
+    (a group of one answer) is left out. only: the candidates to compute (default all).
     """
     out = {}
     whole = grouped.sizes.min() >= 2
+    wanted = (lambda name: True) if only is None else only.__contains__
     for name, conv in CONVENTIONS.items():
         try:
-            out[name] = _float64(grouped, steps, conv)
+            if wanted(name):
+                out[name] = _float64(grouped, steps, conv)
         except ValueError:
             continue
-        if whole:
+        if whole and wanted(name + FLOAT32):
             out[name + FLOAT32] = _float32(grouped, steps, conv)
     if per_function is not None and per_function.ndim == 2 and per_function.shape[1] >= 2 and whole:
         for dtype, suffix in ((np.float64, ""), (np.float32, FLOAT32)):
-            out[GDPO + suffix] = gdpo_advantages(grouped, steps, per_function, dtype)
+            if wanted(GDPO + suffix):
+                out[GDPO + suffix] = gdpo_advantages(grouped, steps, per_function, dtype)
     return out
 
 
@@ -144,8 +155,9 @@ def fit_conventions(
     tolerance = max(
         RELATIVE_TOLERANCE * max(1.0, float(np.abs(logged).max())), printed_rounding(logged)
     )
-    errors, per_group = {}, []
-    for name, a in candidate_advantages(grouped, steps, per_function).items():
+    only, errors = _first_steps_screen(grouped, steps, logged, per_function, tolerance)
+    per_group = []
+    for name, a in candidate_advantages(grouped, steps, per_function, only).items():
         gap = np.abs(a - logged)
         gap[np.isnan(gap)] = np.inf
         group_gap = np.maximum.reduceat(gap, grouped.starts)
@@ -159,7 +171,43 @@ def fit_conventions(
     matches = [name for name, error in ranking if error <= limit]
     group_error = np.min(per_group, axis=0)
     unmatched = group_error > tolerance
-    return ConventionFit(ranking, tolerance, matches, group_error, unmatched, evidence)
+    screened = tuple(name for name, _ in ranking if only is not None and name not in only)
+    return ConventionFit(ranking, tolerance, matches, group_error, unmatched, evidence, screened)
+
+
+def _first_steps_screen(grouped, steps, logged, per_function, tolerance):
+    """(candidates to check on every row or None for all, {candidate: error on the first
+    steps} for the others). A log of more than SCREEN_ROWS rows is first compared on
+    its first whole steps (about SCREEN_ROWS rows); a candidate off there by more than ten
+    times the best (and the tolerance) is not recomputed on every row: its error there,
+    a lower bound, stands in the ranking."""
+    n = _whole_steps(steps, SCREEN_ROWS)
+    if len(logged) <= 2 * SCREEN_ROWS or n > len(logged) // 2:
+        return None, {}
+    g = int(np.searchsorted(grouped.starts, n))
+    head = LogGroups(
+        grouped.order[:n],
+        grouped.codes[:n],
+        grouped.starts[:g],
+        grouped.sizes[:g],
+        grouped.rewards[:n],
+        grouped.table.iloc[:g],
+    )
+    part = None if per_function is None else per_function[:n]
+    screened = {
+        name: float(np.nan_to_num(np.abs(a - logged[:n]), nan=np.inf).max())
+        for name, a in candidate_advantages(head, steps[:n], part).items()
+    }
+    cut = 10 * max(min(screened.values(), default=0.0), tolerance)
+    kept = {name for name, error in screened.items() if error <= cut}
+    return kept, {name: e for name, e in screened.items() if name not in kept}
+
+
+def _whole_steps(steps: np.ndarray, limit: int) -> int:
+    """How many leading positions hold whole steps, up to ``limit`` (at least one step)."""
+    ends = np.append(np.flatnonzero(steps[1:] != steps[:-1]) + 1, len(steps))
+    inside = ends[ends <= limit]
+    return int(inside[-1]) if inside.size else int(ends[0])
 
 
 def describe_fit(fit: ConventionFit, rewards: tuple[str, ...] = ()) -> str:

@@ -108,6 +108,8 @@ else:
     st.markdown(describe_fit(summary.fit, log.mapping.rewards))
     ranking = pd.DataFrame(summary.fit.ranking, columns=["convention", "largest disagreement"])
     st.dataframe(ranking, hide_index=True, key="tl.ranking", width="stretch")
+    if summary.fit.screened:
+        st.caption(TEXT["log"]["screened"])
     unmatched = summary.groups.table[summary.fit.unmatched]
     if len(unmatched):
         st.warning(f"{plural(len(unmatched), 'group')} match no convention:")

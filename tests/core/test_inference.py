@@ -8,7 +8,7 @@ from grpo_core import CONVENTIONS, group_advantages
 from grpo_core.inference import base_name, describe_fit, fit_conventions
 from grpo_core.log_summary import log_groups
 from grpo_core.precision import float32_advantages
-from grpo_core.rollouts import infer_convention
+from grpo_core.rollouts import fit_log, infer_convention
 
 
 def make_log(rewards: np.ndarray, advantages: np.ndarray) -> pd.DataFrame:
@@ -179,3 +179,13 @@ def test_float32_words_need_every_value_to_be_a_float32_number():
     assert float32_evidence(np.array([np.float32(0.1), np.float32(1 / 3)], dtype=np.float64))
     assert not float32_evidence(np.array([0.1, 1 / 3]))
     assert not float32_evidence(np.array([0.5, 1.0]))  # short decimals prove nothing
+
+
+def test_a_long_log_is_screened_on_its_first_steps_and_still_read_right():
+    rng = np.random.default_rng(6)
+    rewards = rng.integers(0, 2, size=(40, 200, 16)).astype(float)  # 128,000 rows
+    log = make_log(rewards, advantages_under("trl", rewards, float32=True))
+    fit = fit_log(log)
+    assert base_name(fit.best) == "trl" and fit.ranking[0][1] <= 1e-6
+    assert fit.screened and "trl" not in fit.screened and "trl (float32)" not in fit.screened
+    assert "rloo" in fit.screened
