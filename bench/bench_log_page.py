@@ -8,13 +8,14 @@ and the server's resident memory before and after. Target: the page <= 5 s.
 
 The clock starts when Playwright hands the file to the uploader and stops when the page's
 last section ("6 · Several reward functions") is drawn and Streamlit's running indicator
-is gone.
+is gone. Each repeat uploads other bytes (the same log), so no repeat is a cache hit.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,14 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def fresh_copy(path: Path, i: int) -> Path:
+    """``path`` with i blank lines added at the end: the same log, other bytes, so the
+    server's cache (keyed by the bytes' hash) does not answer a repeat."""
+    copy = path.with_name(f"run{i}_{path.name}")
+    copy.write_bytes(path.read_bytes() + b"\n" * i)
+    return copy
 
 
 def page_seconds(url: str, path: Path, browser) -> float:
@@ -100,7 +109,9 @@ def main() -> int:
             before = rss_mb(server.pid)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-                times = [page_seconds(url, path, browser) for _ in range(args.repeats)]
+                times = [
+                    page_seconds(url, fresh_copy(path, i), browser) for i in range(args.repeats)
+                ]
                 browser.close()
             after = rss_mb(server.pid)
         finally:
@@ -117,6 +128,7 @@ def main() -> int:
         + ")"
     )
     print(f"server memory: {before:.0f} MB before, {after:.0f} MB after")
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[0]} on {os.cpu_count()} cores")
     verdict = "meets" if best <= TARGET_S else "MISSES"
     print(f"{verdict} the target of {TARGET_S:.0f} s")
     return 0 if best <= TARGET_S else 1

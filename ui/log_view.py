@@ -69,7 +69,7 @@ def chosen_log(source: str, uploads) -> Upload | None:
     return Upload(files, digest.hexdigest(), False)
 
 
-@st.cache_resource(max_entries=4, show_spinner="Reading the log…")
+@st.cache_resource(max_entries=2, show_spinner="Reading the log…")
 def read(digest: str, _files, mapping: ColumnMap | None) -> LoadedLog:
     """``log_files.load_logs`` once per (files, mapping): the digest stands for the bytes.
     A resource, not data: the 10^6-row table is shared, never pickled (read-only)."""
@@ -87,7 +87,7 @@ class Summary:
     aggregation: pd.DataFrame | None
 
 
-@st.cache_resource(max_entries=4, show_spinner="Summarising…")
+@st.cache_resource(max_entries=2, show_spinner="Summarising…")
 def summarise(digest: str, mapping: ColumnMap, _frame: pd.DataFrame) -> Summary:
     """Everything the page shows about one log, computed once per (file, mapping)."""
     groups = log_groups(_frame)
