@@ -2,7 +2,7 @@
 
 Each case runs in a fresh process (so the peak resident memory, ru_maxrss, is that
 case's own): write a TRL-shaped log (step, prompt, reward, advantage; groups of 16;
-128 prompts a step) as CSV and as Parquet, then time ``rollouts.load_log`` plus what the
+128 prompts a step) as CSV and as Parquet, then time ``log_files.load_logs`` plus what the
 training-log page computes (groups, per-step summary, worst groups, convention fit).
 The 10^5 case is also run with a 300-character completion per row, and 10^6 rows also
 come as 100 Parquet files of 10^4 rows loaded together (``log_files.load_logs``, as TRL's

@@ -21,7 +21,7 @@ import pandas as pd
 from grpo_core.advantages import group_advantages
 from grpo_core.conventions import CONVENTIONS, HISTORICAL_CONVENTIONS, Convention
 from grpo_core.format import fmt
-from grpo_core.log_summary import LogGroups
+from grpo_core.log_summary import LogGroups, log_groups
 
 RELATIVE_TOLERANCE = 2e-5
 """A match: the largest disagreement is at most this × max(1, max |logged advantage|)
@@ -208,6 +208,16 @@ def _whole_steps(steps: np.ndarray, limit: int) -> int:
     ends = np.append(np.flatnonzero(steps[1:] != steps[:-1]) + 1, len(steps))
     inside = ends[ends <= limit]
     return int(inside[-1]) if inside.size else int(ends[0])
+
+
+def fit_log(frame: pd.DataFrame):
+    """``fit_conventions`` on ``rollouts.load``'s table (it must have ``advantage``)."""
+    groups = log_groups(frame)
+    steps = frame["step"].to_numpy()[groups.order]
+    columns = [c for c in frame.columns if c.startswith("reward.")]
+    per_function = frame[columns].to_numpy(dtype=np.float64)[groups.order] if columns else None
+    advantages = frame["advantage"].to_numpy()[groups.order]
+    return fit_conventions(groups, steps, advantages, per_function)
 
 
 def describe_fit(fit: ConventionFit, rewards: tuple[str, ...] = ()) -> str:

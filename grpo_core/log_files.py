@@ -17,9 +17,13 @@ import zipfile
 import zlib
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 
 from grpo_core import rollouts
+from grpo_core.column_roles import column_roles, fit_rewards_and_size, left_out_notes
+from grpo_core.log_grouping import assign_groups
+from grpo_core.log_summary import group_size_notes
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
 
 MAX_FILES = 1_000
@@ -86,29 +90,60 @@ def expand(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 def load_logs(files: list[tuple[str, bytes]], mapping: ColumnMap | None = None) -> LoadedLog:
     """Several files (name, bytes) of one run read as one log (see the module)."""
     files = expand(files)
-    if len(files) == 1:
-        return rollouts.load_log(io.BytesIO(files[0][1]), mapping)
     tables, first = [], None
     for name, data in files:
         try:
             raw, fmt, columns, found = rollouts.read_table(io.BytesIO(data), mapping)
         except LogError as e:
-            raise LogError(f"{name}: {e}") from None
+            raise LogError(f"{name}: {e}" if len(files) > 1 else str(e)) from None
         if first is None:
             first = (name, fmt, columns, found)
         elif set(columns) != set(first[2]):
             raise LogError(different_columns(first[0], first[2], name, columns))
-        if found.step is None:
+        if found.step is None and len(files) > 1:
             raw = raw.assign(step=_named_step(name))
         tables.append(raw)
     name, fmt, columns, found = first
-    if found.step is None:
+    if found.step is None and len(files) > 1:
         found = _with_step(found)
         columns = [*columns, "step"]
     raw = pd.concat(tables, ignore_index=True)
     if found.step:
         raw = raw.iloc[_step_order(raw[found.step])].reset_index(drop=True)
-    return rollouts.from_table(raw, fmt, columns, found)
+    return from_table(raw, fmt, columns, found)
+
+
+def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> LoadedLog:
+    """A LoadedLog from a raw table already read (one file, or several concatenated):
+    rows grouped (``log_grouping.assign_groups``, column ``group_no``) and, with an
+    advantage column and no reward set chosen by hand, the reward columns found
+    (``column_roles.fit_rewards_and_size``); each column's role, and notes."""
+    frame = rollouts.normalise(raw, mapping)
+    try:
+        codes, grouping = assign_groups(frame, mapping.group_size)
+    except ValueError as e:
+        raise LogError(str(e)) from None
+    numeric = [c for c in rollouts.numeric_columns(raw) if c in columns]
+    candidates = [c for c in numeric if c not in _role_columns(mapping) + list(mapping.ignored)]
+    fit = None
+    if mapping.advantage and candidates:
+        values = {c: raw[c].to_numpy(dtype=np.float64, na_value=np.nan) for c in candidates}
+        if mapping.chosen:
+            values = {c: v for c, v in values.items() if c in mapping.rewards}
+        codes, grouping, fit = fit_rewards_and_size(frame, values, codes, grouping, mapping)
+        if fit.rewards != mapping.rewards and not mapping.chosen:
+            mapping = replace(mapping, rewards=fit.rewards)
+            frame = rollouts.normalise(raw, mapping)
+    frame["group_no"] = codes
+    taken = {getattr(mapping, r): r for r in rollouts.NAMES if getattr(mapping, r)}
+    roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
+    notes = list(grouping.notes) + group_size_notes(frame) + rollouts.suspicious_text(frame)
+    notes += left_out_notes(roles, fit)
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes), grouping, roles, fit)
+
+
+def _role_columns(mapping: ColumnMap) -> list[str]:
+    return [c for c in (mapping.step, mapping.group, mapping.advantage) if c]
 
 
 def different_columns(first: str, first_columns, name: str, columns) -> str:

@@ -22,15 +22,15 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from grpo_core.column_roles import RewardFit, column_roles, fit_rewards_and_size, left_out_notes
-from grpo_core.inference import fit_conventions
-from grpo_core.log_grouping import BY_TEXT, Grouping, assign_groups
-from grpo_core.log_summary import group_size_notes, log_groups
+from grpo_core.column_roles import RewardFit
+from grpo_core.inference import fit_log
+from grpo_core.log_grouping import BY_TEXT, Grouping
+from grpo_core.log_summary import group_size_notes
 
 MAX_BYTES = 100 * 2**20
 """The largest file read: 100 MB."""
@@ -114,31 +114,24 @@ def infer_convention(frame: pd.DataFrame) -> list[tuple[str, float]]:
     return fit_log(frame).ranking
 
 
-def fit_log(frame: pd.DataFrame):
-    """``inference.fit_conventions`` on ``load``'s table (it must have ``advantage``)."""
-    groups = log_groups(frame)
-    steps = frame["step"].to_numpy()[groups.order]
-    columns = [c for c in frame.columns if c.startswith("reward.")]
-    per_function = frame[columns].to_numpy(dtype=np.float64)[groups.order] if columns else None
-    advantages = frame["advantage"].to_numpy()[groups.order]
-    return fit_conventions(groups, steps, advantages, per_function)
-
-
 def load(file) -> pd.DataFrame:
     """The log in ``file`` (a path or a binary file object) as a normalised DataFrame."""
     return load_log(file).frame
 
 
 def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
-    """Read ``file``, detect its columns (or use ``mapping``) and normalise them.
+    """Read one file, detect its columns (or use ``mapping``) and normalise them.
 
-    Rows are grouped by ``log_grouping.assign_groups`` (column ``group_no``). Without a
-    mapping chosen by the user and with an advantage column, the reward columns are the
-    numeric columns whose aggregation reproduces the advantages (``choose_rewards``).
+    Rows are grouped by prompt text (``log_summary.group_codes``); ``log_files.load_logs``
+    reads one file or several and groups them as trainers order them (K consecutive rows),
+    and finds the reward columns from the advantages: the page reads through it.
     Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
     missing or non-numeric reward column; the message names the row and column.
     """
-    return from_table(*read_table(file, mapping))
+    raw, fmt, columns, mapping = read_table(file, mapping)
+    frame = normalise(raw, mapping)
+    notes = group_size_notes(frame) + suspicious_text(frame)
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
 
 
 def read_table(file, mapping: ColumnMap | None = None):
@@ -149,36 +142,6 @@ def read_table(file, mapping: ColumnMap | None = None):
     reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
     raw, columns, mapping = reader(data, mapping)
     return raw, fmt, columns, mapping
-
-
-def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> LoadedLog:
-    """A LoadedLog from a raw table already read (one file, or several concatenated)."""
-    frame = normalise(raw, mapping)
-    try:
-        codes, grouping = assign_groups(frame, mapping.group_size)
-    except ValueError as e:
-        raise LogError(str(e)) from None
-    numeric = [c for c in _numeric_columns(raw) if c in columns]
-    candidates = [c for c in numeric if c not in _role_columns(mapping) + list(mapping.ignored)]
-    fit = None
-    if mapping.advantage and candidates:
-        values = {c: raw[c].to_numpy(dtype=np.float64, na_value=np.nan) for c in candidates}
-        if mapping.chosen:
-            values = {c: v for c, v in values.items() if c in mapping.rewards}
-        codes, grouping, fit = fit_rewards_and_size(frame, values, codes, grouping, mapping)
-        if fit.rewards != mapping.rewards and not mapping.chosen:
-            mapping = replace(mapping, rewards=fit.rewards)
-            frame = normalise(raw, mapping)
-    frame["group_no"] = codes
-    taken = {getattr(mapping, r): r for r in NAMES if getattr(mapping, r)}
-    roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
-    notes = list(grouping.notes) + group_size_notes(frame) + suspicious_text(frame)
-    notes += left_out_notes(roles, fit)
-    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes), grouping, roles, fit)
-
-
-def _role_columns(mapping: ColumnMap) -> list[str]:
-    return [c for c in (mapping.step, mapping.group, mapping.advantage) if c]
 
 
 def detect_format(head: bytes) -> str:
@@ -327,7 +290,7 @@ def _read_csv(data, mapping):
     if sample.empty:
         raise LogError("The file has a header but no rows.")
     columns = [str(c) for c in sample.columns]
-    numeric = _numeric_columns(sample)
+    numeric = numeric_columns(sample)
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
     data.seek(0)
@@ -360,7 +323,7 @@ def _read_jsonl(data, mapping):
             f"This JSON lines file cannot be read (one JSON object per line): {_first_line(e)}"
         ) from None
     raw.columns = [str(c) for c in raw.columns]
-    numeric = _numeric_columns(raw)
+    numeric = numeric_columns(raw)
     mapping = mapping or detect_columns(raw.columns, numeric)
     return raw, list(raw.columns), mapping
 
@@ -408,7 +371,8 @@ def _delimiter(data) -> str:
     return max(counts, key=counts.get)
 
 
-def _numeric_columns(frame: pd.DataFrame) -> list[str]:
+def numeric_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns of ``frame`` holding numbers (or booleans)."""
     return [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c].dtype)]
 
 

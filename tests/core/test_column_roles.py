@@ -5,8 +5,9 @@ import pandas as pd
 
 from grpo_core import group_advantages
 from grpo_core.column_roles import choose_rewards, column_roles, sample_rows
+from grpo_core.log_files import from_table
 from grpo_core.multi_reward import normalise_then_sum
-from grpo_core.rollouts import ColumnMap, from_table
+from grpo_core.rollouts import ColumnMap
 
 RNG = np.random.default_rng(0)
 K, G = 4, 6

@@ -5,10 +5,10 @@ import pandas as pd
 import pytest
 
 from grpo_core import CONVENTIONS, group_advantages
-from grpo_core.inference import base_name, describe_fit, fit_conventions
+from grpo_core.inference import base_name, describe_fit, fit_conventions, fit_log
 from grpo_core.log_summary import log_groups
 from grpo_core.precision import float32_advantages
-from grpo_core.rollouts import fit_log, infer_convention
+from grpo_core.rollouts import infer_convention
 
 
 def make_log(rewards: np.ndarray, advantages: np.ndarray) -> pd.DataFrame:
@@ -138,8 +138,6 @@ def gdpo_log(rng, steps=2, prompts=4, k=4):
 
 def test_gdpo_is_a_candidate_per_step_and_found_in_float32():
     pytest.importorskip("torch")
-    from grpo_core.rollouts import fit_log
-
     fit = fit_log(gdpo_log(np.random.default_rng(3)))
     assert base_name(fit.best) == "gdpo"
     assert fit.ranking[0][1] <= 1e-6

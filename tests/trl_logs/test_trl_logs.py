@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from grpo_core import log_files, rollouts
-from grpo_core.inference import GDPO, base_name, describe_fit
+from grpo_core.inference import GDPO, base_name, describe_fit, fit_log
 from grpo_core.log_grouping import BY_POSITION, prompt_runs
 from tests.trl_logs.fixture import make_trl_logs
 
@@ -50,8 +50,8 @@ def test_trl_writes_one_parquet_file_per_logging_step(trl_logs, name):
 def test_each_file_reproduces_trls_advantages_and_configuration(trl_logs, name):
     run = RUNS[name]
     for file_name, data in files_of(trl_logs, name):
-        log = rollouts.load_log(io.BytesIO(data))
-        fit = rollouts.fit_log(log.frame)
+        log = log_files.load_logs([(file_name, data)])
+        fit = fit_log(log.frame)
         best, error = fit.ranking[0]
         assert error <= 1e-6, (file_name, fit.ranking[:3])
         assert base_name(best) == EXPECTED.get(name, "trl"), (file_name, fit.ranking[:3])
@@ -67,7 +67,7 @@ def test_the_whole_folder_reads_as_one_log(trl_logs, name):
     assert sorted(log.frame["step"].unique()) == [1, 2, 3, 4]
     assert len(log.frame) == 4 * run.batch_size
     assert log.grouping.size == run.num_generations
-    fit = rollouts.fit_log(log.frame)
+    fit = fit_log(log.frame)
     assert fit.ranking[0][1] <= 1e-6
     assert base_name(fit.best) == EXPECTED.get(name, "trl")
     assert not fit.unmatched.any()
