@@ -2,8 +2,9 @@
 
 Each case runs in a fresh process (so the peak resident memory, ru_maxrss, is that
 case's own): write a TRL-shaped log (step, prompt, reward, advantage; groups of 16;
-128 prompts a step) as CSV and as Parquet, then time ``log_files.load_logs`` plus what the
-training-log page computes (groups, per-step summary, worst groups, convention fit).
+training-log page computes (groups, per-step summary, worst groups, convention fit), and
+the same load through the upload worker the page uses (``workers.upload``: a child process
+with memory and time limits), with the child's own peak.
 The 10^5 case is also run with a 300-character completion per row, and 10^6 rows also
 come as 100 Parquet files of 10^4 rows loaded together (``log_files.load_logs``, as TRL's
 completions folder is uploaded). Targets: <= 5 s and <= 1 GB for 10^6 rows without text
@@ -73,7 +74,8 @@ def measure(path: str) -> dict:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     paths = sorted(Path(path).iterdir()) if Path(path).is_dir() else [Path(path)]
-    frame = log_files.load_logs([(p.name, p.read_bytes()) for p in paths]).frame
+    files = [(p.name, p.read_bytes()) for p in paths]
+    frame = log_files.load_logs(files).frame
     loaded = time.perf_counter()
     groups = log_groups(frame)
     step_summary(groups)
@@ -82,16 +84,35 @@ def measure(path: str) -> dict:
     fit_conventions(groups, frame["step"].to_numpy()[order], frame["advantage"].to_numpy()[order])
     done = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    from workers import upload
+
+    upload.isolated(_peak_load, [])  # starts the forkserver: once per server, not per file
+    sent = time.perf_counter()
+    _, worker_peak = upload.isolated(_peak_load, files)
+    worker = time.perf_counter() - sent
     return {
         "load_s": loaded - start,
         "summary_s": done - loaded,
         "peak_mb": peak / 1024,
         "growth_mb": (peak - before) / 1024,
+        "worker_s": worker,
+        "worker_peak_mb": worker_peak / 1024,
     }
 
 
+def _peak_load(files: list):
+    """In the worker's child: the loaded log and the child's peak resident KB."""
+    from grpo_core import log_files
+
+    log = log_files.load_logs(files) if files else None
+    return log, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def main() -> None:
-    print(f"{'rows':>9} {'text':>5} {'format':>13} {'load s':>7} {'summary s':>9} {'peak MB':>8}")
+    print(
+        f"{'rows':>9} {'text':>5} {'format':>13} {'load s':>7} {'summary s':>9} {'peak MB':>8}"
+        f" {'worker s':>8} {'worker MB':>9}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         runs = [
             (rows, text, fmt, lambda r=rows, t=text, f=fmt: write_log(r, t, f, Path(folder)))
@@ -109,7 +130,8 @@ def main() -> None:
             r = json.loads(out.stdout)
             print(
                 f"{rows:>9,} {'yes' if text else 'no':>5} {fmt:>13} {r['load_s']:>7.2f} "
-                f"{r['summary_s']:>9.2f} {r['peak_mb']:>8.0f}"
+                f"{r['summary_s']:>9.2f} {r['peak_mb']:>8.0f} {r['worker_s']:>8.2f} "
+                f"{r['worker_peak_mb']:>9.0f}"
             )
 
 

@@ -96,11 +96,13 @@ def candidate_advantages(
     scaling and of GDPO's last normalisation: TRL writes one generation batch a step).
     per_function: (N, F) each reward column in sorted order; with F >= 2, GDPO
     (``GDPO``) is a candidate too. Every candidate also comes in float32 (as torch
-    computes) when every group has at least 2 answers. A convention that refuses the log
-    (a group of one answer) is left out. only: the candidates to compute (default all).
+    computes) when every group has at least 2 answers and every reward is within float32's
+    range (no float32 run wrote it otherwise). A convention that refuses the log (a group
+    of one answer) is left out. only: the candidates to compute (default all).
     """
     out = {}
-    whole = grouped.sizes.min() >= 2
+    fits32 = np.abs(grouped.rewards).max() <= np.finfo(np.float32).max
+    whole = grouped.sizes.min() >= 2 and fits32
     wanted = (lambda name: True) if only is None else only.__contains__
     for name, conv in CONVENTIONS.items():
         try:

@@ -135,6 +135,7 @@ def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> Load
             mapping = replace(mapping, rewards=fit.rewards)
             frame = rollouts.normalise(raw, mapping)
     frame["group_no"] = codes
+    rollouts.check_groups(frame)
     taken = {getattr(mapping, r): r for r in rollouts.NAMES if getattr(mapping, r)}
     roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
     notes = list(grouping.notes) + group_size_notes(frame) + rollouts.suspicious_text(frame)

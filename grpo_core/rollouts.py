@@ -19,7 +19,9 @@ mapped by hand (``ColumnMap``). Nothing is ever evaluated: text stays text.
 
 from __future__ import annotations
 
+import csv
 import io
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -27,17 +29,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from grpo_core import log_guards
 from grpo_core.column_roles import RewardFit
+from grpo_core.groups import MAX_ABS_REWARD
 from grpo_core.inference import fit_log
 from grpo_core.log_grouping import BY_TEXT, Grouping
-from grpo_core.log_summary import group_size_notes
+from grpo_core.log_summary import group_codes, group_size_notes
 
 MAX_BYTES = 100 * 2**20
 """The largest file read: 100 MB."""
-MAX_ROWS = 5_000_000
-"""The most rows a log may have (a Parquet file's metadata is checked before reading)."""
-MAX_UNCOMPRESSED_BYTES = 1 * 2**30
-"""The most a Parquet file may promise to decompress to (its row groups' total size)."""
 SNIFF_ROWS = 200
 """Rows read to detect the columns of a CSV file before reading it whole."""
 
@@ -130,17 +130,21 @@ def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
     """
     raw, fmt, columns, mapping = read_table(file, mapping)
     frame = normalise(raw, mapping)
+    check_groups(frame)
     notes = group_size_notes(frame) + suspicious_text(frame)
     return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
 
 
 def read_table(file, mapping: ColumnMap | None = None):
     """(raw table, format, file columns, mapping) of one file, before normalising."""
-    data = _open(file)
-    fmt = detect_format(data.read(1024))
-    data.seek(0)
-    reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
-    raw, columns, mapping = reader(data, mapping)
+    try:
+        data = log_guards.without_bom(_open(file))
+        fmt = detect_format(data.read(1024))
+        data.seek(0)
+        reader = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[fmt]
+        raw, columns, mapping = reader(data, mapping)
+    except log_guards.Refused as e:
+        raise LogError(str(e)) from None
     return raw, fmt, columns, mapping
 
 
@@ -151,6 +155,11 @@ def detect_format(head: bytes) -> str:
     """
     if head.startswith(b"PAR1"):
         return "parquet"
+    if head.startswith(b"PK\x03\x04"):  # nothing is unpacked: a zip may be a bomb
+        raise LogError(
+            "This is a zip archive, which is not unpacked here. Upload the log files "
+            "themselves (CSV, JSON lines or Parquet)."
+        )
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if b"\x00" in head:
         raise LogError(
@@ -224,14 +233,18 @@ def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
     return frame
 
 
-FORMULA = r"^\s*[=@]|^\s*[+\-]\s*[A-Za-z(]"
-"""Text a spreadsheet would run as a formula (=, @, or + or - before a name)."""
-HTML = r"<\s*/?\s*[A-Za-z!][^>]*>"
-"""An HTML tag."""
+HTML = re.compile(
+    r"<\s*/?\s*(script|img|iframe|frame|svg|math|style|link|meta|base|object|embed|form|input"
+    r"|button|a|video|audio|source|body|html|details|marquee|textarea|select)\b[^>]*>",
+    re.IGNORECASE,
+)
+"""An HTML tag that would run, load or draw something. Reasoning tags (<think>, <answer>)
+are not HTML; a leading = or + matters only in a CSV, and every CSV the app writes goes
+through ``grpo_core.csv_safe``."""
 
 
 def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
-    """Notes on text cells that look like a spreadsheet formula or HTML, by row and column.
+    """Notes on text cells that hold an HTML tag (see HTML), by row and column.
 
     They are never run: the page shows them escaped. At most ``limit`` cells are named.
     """
@@ -240,16 +253,14 @@ def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
         if column not in frame:
             continue
         codes, distinct = pd.factorize(frame[column])  # a prompt repeats K times: test it once
-        for pattern, what in ((FORMULA, "a spreadsheet formula"), (HTML, "HTML")):
-            regex = re.compile(pattern)
-            odd = np.array([bool(regex.search(str(t))) for t in distinct], dtype=bool)
-            hits = np.flatnonzero(odd[codes]) if odd.any() else []
-            for row in hits[:limit]:
-                notes.append(
-                    f"Row {row + 1}, column {column}: the text looks like {what} "
-                    f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
-                    "never run."
-                )
+        odd = np.array([bool(HTML.search(str(t))) for t in distinct], dtype=bool)
+        hits = np.flatnonzero(odd[codes]) if odd.any() else []
+        for row in hits[:limit]:
+            notes.append(
+                f"Row {row + 1}, column {column}: the text looks like HTML "
+                f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
+                "never run."
+            )
     return notes
 
 
@@ -267,6 +278,17 @@ def _open(file):
     _check_size(file.tell())
     file.seek(0)
     return file
+
+
+def check_groups(frame: pd.DataFrame) -> None:
+    """LogError when no prompt has two answers: GRPO has nothing to compare."""
+    sizes = np.bincount(group_codes(frame))
+    if sizes.max() < 2:
+        raise LogError(
+            f"Every prompt has one answer (rows 1–{len(frame)}, column prompt): GRPO "
+            "compares the answers to one prompt, so a group needs at least 2. If the log "
+            "has a group id column, choose it as the group under Columns."
+        )
 
 
 def _check_size(size: int) -> None:
@@ -289,12 +311,16 @@ def _read_csv(data, mapping):
         raise LogError(f"This file is not a readable CSV table: {_first_line(e)}") from None
     if sample.empty:
         raise LogError("The file has a header but no rows.")
+    data.seek(0)
+    delimiter = _delimiter(data)
+    data.seek(0)
+    log_guards.unique_names(
+        next(csv.reader([data.readline(65536).decode("utf-8", "replace")], delimiter=delimiter), [])
+    )
     columns = [str(c) for c in sample.columns]
     numeric = numeric_columns(sample)
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
-    data.seek(0)
-    delimiter = _delimiter(data)
     data.seek(0)
     wanted = _wanted(mapping, columns, numeric)
     text_types = {c: pa.string() for c in (mapping.prompt, mapping.completion, mapping.group) if c}
@@ -313,11 +339,15 @@ def _read_jsonl(data, mapping):
     import pyarrow as pa
     import pyarrow.json as pajson
 
-    head = data.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    data.seek(0)
+    text = data.getvalue() if isinstance(data, io.BytesIO) else data.read()
+    log_guards.json_nesting(text)  # before any parser: deep nesting crashes pyarrow's
     try:
-        array = head.startswith(b"[")
-        raw = pd.read_json(data) if array else _to_pandas(pajson.read_json(data))
+        if text.lstrip(b" \t\r\n").startswith(b"["):
+            raw = _json_array(text)
+        else:
+            raw = _to_pandas(pajson.read_json(io.BytesIO(text)))
+    except LogError:
+        raise
     except (pa.ArrowInvalid, ValueError, UnicodeDecodeError) as e:
         raise LogError(
             f"This JSON lines file cannot be read (one JSON object per line): {_first_line(e)}"
@@ -328,6 +358,20 @@ def _read_jsonl(data, mapping):
     return raw, list(raw.columns), mapping
 
 
+def _json_array(text: bytes) -> pd.DataFrame:
+    """A JSON document holding one array of row objects (already checked for nesting)."""
+    rows = json.loads(text)
+    if not isinstance(rows, list):
+        raise LogError("This JSON file holds one value, not a list of rows.")
+    bad = next((i for i, row in enumerate(rows) if not isinstance(row, dict)), None)
+    if bad is not None:
+        raise LogError(
+            f"Row {bad + 1}: the JSON array holds {_excerpt(json.dumps(rows[bad]))}, not an "
+            'object with named fields such as {"prompt": …, "reward": …}.'
+        )
+    return pd.DataFrame.from_records(rows)
+
+
 def _read_parquet(data, mapping):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -336,21 +380,23 @@ def _read_parquet(data, mapping):
         parquet = pq.ParquetFile(data)
     except (pa.ArrowInvalid, OSError) as e:
         raise LogError(f"This Parquet file cannot be read: {_first_line(e)}") from None
-    meta = parquet.metadata
-    promised = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-    if meta.num_rows > MAX_ROWS or promised > MAX_UNCOMPRESSED_BYTES:
-        raise LogError(
-            f"This Parquet file promises {meta.num_rows:,} rows and {promised / 2**20:,.0f} MB "
-            f"once decompressed; the limits are {MAX_ROWS:,} rows and "
-            f"{MAX_UNCOMPRESSED_BYTES / 2**20:,.0f} MB. Nothing was read."
-        )
+    log_guards.parquet_metadata(parquet.metadata)
     schema = parquet.schema_arrow
     columns = list(schema.names)
+    log_guards.unique_names(columns)
     number_types = (pa.types.is_integer, pa.types.is_floating, pa.types.is_boolean)
     numeric = [f.name for f in schema if any(is_type(f.type) for is_type in number_types)]
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
-    return _to_pandas(parquet.read(columns=_wanted(mapping, columns, numeric))), columns, mapping
+    wanted = _wanted(mapping, columns, numeric)
+    text = [f.name for f in schema if f.name in wanted and log_guards.is_text(f.type)]
+    try:
+        data.seek(0)  # opened again so the text columns stay dictionaries: no row decoded
+        table = pq.ParquetFile(data, read_dictionary=text).read(columns=wanted)
+        table = log_guards.dictionary_text(table, text)  # sized before one string a row
+    except (pa.ArrowInvalid, OSError) as e:
+        raise LogError(f"This Parquet file cannot be read: {_first_line(e)}") from None
+    return _to_pandas(table), columns, mapping
 
 
 def _wanted(mapping: ColumnMap, columns, numeric) -> list[str]:
@@ -377,17 +423,23 @@ def numeric_columns(frame: pd.DataFrame) -> list[str]:
 
 
 def _numbers(values: pd.Series, column: str) -> np.ndarray:
-    """(N,) float64 of a column that must hold finite numbers; LogError naming the row."""
+    """(N,) float64 of a column that must hold finite numbers within ±MAX_ABS_REWARD (the
+    app's bound on a reward); LogError naming the row."""
     if pd.api.types.is_bool_dtype(values.dtype):
         values = values.astype(np.float64)
     if pd.api.types.is_numeric_dtype(values.dtype):
         x = values.to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = ~np.isfinite(x)
+        bad = ~(np.abs(x) <= MAX_ABS_REWARD)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
+            what = (
+                "not a finite number"
+                if not np.isfinite(x[row])
+                else (f"too large: values must lie within ±{MAX_ABS_REWARD:.0e}")
+            )
             raise LogError(
                 f"Row {row + 1}, column {column}: the value is {_excerpt(values.iloc[row])}, "
-                "not a finite number."
+                f"{what}."
             )
         return x
     parsed = pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from grpo_core import advantage_trace
+from grpo_core.csv_safe import frame_csv
 from grpo_core.format import fmt, plural, signed
 from grpo_core.rewards import SCENARIOS
 from grpo_core.sentences import describe_group
@@ -114,7 +115,7 @@ st.dataframe(table, hide_index=True, key="pg.table", width="stretch")
 d1, d2 = st.columns([1, 3])
 d1.download_button(
     "Download CSV",
-    table.to_csv(index=False).encode(),
+    frame_csv(table),
     file_name="grpo_advantages.csv",
     mime="text/csv",
     key="pg.csv",

@@ -7,6 +7,7 @@ import streamlit as st
 
 import content
 from content import citations
+from grpo_core.csv_safe import frame_csv
 from grpo_core.format import fmt, plural
 from grpo_core.inference import describe_fit
 from grpo_core.multi_reward import compare_aggregations
@@ -61,7 +62,11 @@ except LogError as error:
 log_view.show_roles(log, roles_box)
 st.markdown(log_view.grouping_words(log))
 log_view.show_notes(log.warnings)
-summary = log_view.summarise(chosen.digest, log.mapping, log.frame)
+try:
+    summary = log_view.summarise(chosen.digest, log.mapping, log.frame)
+except ValueError as error:  # the loader's checks should leave none: still a message
+    st.error(f"This log cannot be summarised. {markdown_safe(str(error))}")
+    st.stop()
 t = summary.totals
 st.caption(
     f"Read as {log.format.upper()}: {plural(t['answers'], 'answer')} in "
@@ -92,6 +97,13 @@ if worst.empty:
 else:
     shown = worst[["problem", "step", "prompt", "first_row", "size", "mean", "std"]]
     st.dataframe(shown, hide_index=True, key="tl.worst", width="stretch")
+    st.download_button(
+        "Download the worst groups (CSV)",
+        frame_csv(shown),
+        file_name="worst_groups.csv",
+        mime="text/csv",
+        key="tl.worst_csv",
+    )
     labels = [f"{w.problem} · step {w.step} · row {w.first_row}" for w in worst.itertuples()]
     pick = st.selectbox(
         "Group to open", range(len(worst)), format_func=labels.__getitem__, key="tl.pick"
@@ -112,7 +124,8 @@ else:
         st.caption(TEXT["log"]["screened"])
     unmatched = summary.groups.table[summary.fit.unmatched]
     if len(unmatched):
-        st.warning(f"{plural(len(unmatched), 'group')} match no convention:")
+        verb = "matches" if len(unmatched) == 1 else "match"
+        st.warning(f"{plural(len(unmatched), 'group')} {verb} no convention:")
         st.dataframe(unmatched.head(50), hide_index=True, key="tl.unmatched", width="stretch")
 
 # 5. The other lessons, on these rewards ---------------------------------------------------
@@ -120,9 +133,11 @@ st.subheader("5 · Dr. GRPO, DAPO and the difficulty bias, on these rewards")
 st.markdown(TEXT["log"]["methods"])
 effects = summary.effects
 kept = effects["kept_by_dapo"]
+factor = fmt(t["dapo_sampling_factor"], 3)
 st.markdown(
     f"**Dynamic sampling (DAPO)** would drop {plural(int((~kept).sum()), 'group')} of "
-    f"{len(effects)} and draw about {fmt(t['dapo_sampling_factor'], 3)} prompts per prompt kept."
+    f"{len(effects)} and draw about {factor} {'prompt' if factor == '1' else 'prompts'} "
+    "per prompt kept."
 )
 show(figures.push_figure(effects), key="tl.push")
 if "difficulty_weight" in effects:
@@ -148,13 +163,18 @@ else:
     show(figures.aggregation_figure(agg), key="tl.agg_log")
 st.markdown("**The playground's rewards**")
 st.caption(TEXT["multi"]["playground"])
-first = state.parsed_rewards().groups[0] or [1.0, 0.0]
+first = state.parsed_rewards().groups[0]
+first = first if len(first) >= 2 else [1.0, 0.0]  # a group of one has nothing to compare
 start = pd.DataFrame(
     {"accuracy": first, "format": [FORMAT_BONUS * (i % 2 == 0) for i in range(len(first))]}
 )
 editor_key = f"tl.multi.{st.session_state['grid_version']}"  # a new grid starts afresh
 typed = st.data_editor(start, key=editor_key, num_rows="fixed", width="stretch")
 values = typed.to_numpy(dtype=np.float64, na_value=0.0)
-both = compare_aggregations(values, np.zeros(len(values), dtype=int), names=list(typed.columns))
+try:
+    both = compare_aggregations(values, np.zeros(len(values), dtype=int), names=list(typed.columns))
+except ValueError as error:
+    st.warning(markdown_safe(str(error)))
+    st.stop()
 st.dataframe(both, hide_index=True, key="tl.multi_table", width="stretch")
 show(figures.aggregation_figure(both), key="tl.agg_playground")

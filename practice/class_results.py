@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from grpo_core.csv_safe import csv_cell
 from grpo_core.format import shortest
 from practice.class_group import room_group
 from practice.class_round import RoundSpec, answer_label, decode_spec, drill_of, grade_answer
@@ -23,12 +24,6 @@ from practice.questions import Question
 from practice.store.base import Answer, Round
 
 COLUMNS = ("question", "round", "student", "answer", "correct", "reward", "advantage", "time")
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(text: str) -> str:
-    """``text`` with a leading apostrophe when a spreadsheet would read it as a formula."""
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def shown_answer(question: Question, answer: str) -> str:
@@ -91,10 +86,10 @@ def results_csv(rows: Iterable[tuple]) -> str:
     for qid, number, label, answer, correct, reward, advantage, at in rows:
         writer.writerow(
             [
-                safe_cell(qid),
+                csv_cell(qid),
                 number,
-                safe_cell(label),
-                safe_cell(answer),
+                csv_cell(label),
+                csv_cell(answer),
                 "yes" if correct else "no",
                 shortest(reward),
                 "" if advantage is None else f"{advantage:.4f}",

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("grpo_core", "practice", "ui", "pages", "content")
+PACKAGES = ("grpo_core", "practice", "ui", "pages", "content", "workers")
 MAY_NOT_IMPORT = {
     "grpo_core": {"streamlit", "ui", "pages", "practice"},
     "practice": {"streamlit", "ui", "pages"},
     "content": {"streamlit", "ui", "pages", "practice"},
+    "workers": {"streamlit", "ui", "pages", "practice"},
     "ui": {"pages"},
     "pages": {"pages"},
 }

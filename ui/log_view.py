@@ -33,6 +33,7 @@ from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
 from ui import nav, present, state
 from ui.text import markdown_safe
+from workers import upload
 
 SAMPLE = "sample_log.csv"
 ROLES = ("step", "prompt", "completion", "group", "advantage")
@@ -71,9 +72,10 @@ def chosen_log(source: str, uploads) -> Upload | None:
 
 @st.cache_resource(max_entries=2, show_spinner="Reading the log…")
 def read(digest: str, _files, mapping: ColumnMap | None) -> LoadedLog:
-    """``log_files.load_logs`` once per (files, mapping): the digest stands for the bytes.
-    A resource, not data: the 10^6-row table is shared, never pickled (read-only)."""
-    return log_files.load_logs(list(_files), mapping)
+    """``log_files.load_logs`` once per (files, mapping), in the upload worker's child
+    process (a crash or a bomb there is a LogError here); the digest stands for the bytes.
+    A resource, not data: the 10^6-row table is shared, never pickled again (read-only)."""
+    return upload.isolated(log_files.load_logs, list(_files), mapping)
 
 
 @dataclass(frozen=True, eq=False)

@@ -129,19 +129,35 @@ def _same_value(value, text: str) -> bool:
 
 
 def drop_non_finite_numbers(query) -> None:
-    """Drop URL parameters (other than the ones _read_link checks) whose value is an
-    infinite or NaN number ("inf", "nan", "1e999"). Streamlit seeds an int number_input
-    bound to the URL with int(float(value)), which raises on those instead of falling
-    back to the default; no widget of this app takes a non-finite number."""
+    """Refuse URL parameters (other than the ones _read_link checks) whose value reads as an
+    infinite or NaN number ("inf", "-inf", "nan", "1e999", 400 nines), before any widget
+    reads them. Streamlit seeds an int number_input bound to the URL with int(float(value)),
+    which raises OverflowError on those instead of falling back to the default; no widget of
+    this app takes a non-finite number. The parameter leaves the URL and the values the
+    page was opened with (which the bound widgets read), so the widget shows its default
+    and ``link_values_ignored`` names the parameter. An empty value goes too: a required
+    segmented control bound to the URL returns None for ``?dif.ddof=``."""
     for key in list(query):
         if key in LINK_PARAMS:
             continue
+        text = query.get(key)
         try:
-            number = float(query.get(key))
+            unusable = text == "" or not math.isfinite(float(text))
         except (TypeError, ValueError, OverflowError):
             continue
-        if not math.isfinite(number):
+        if unusable:
             del query[key]
+            _forget_initial_value(key)
+
+
+def _forget_initial_value(key: str) -> None:
+    """Drop ``key`` from the query string the session opened with: a widget bound to the URL
+    seeds itself from that copy, not from st.query_params (streamlit 1.67,
+    runtime/state/session_state.py, _handle_query_param_binding)."""
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as params:
+        params._initial_query_params.pop(key, None)
 
 
 def link_problems() -> list[str]:

@@ -64,7 +64,7 @@ def test_bad_files_give_a_message_and_the_page_stays_up(data, message):
     assert at.title[0].value == "Inspect a training log"
 
 
-def test_formulas_and_html_are_named_and_shown_as_text():
+def test_html_is_named_and_shown_as_text():
     data = (
         b"step,prompt,completion,reward\n"
         b'1,"=HYPERLINK(""http://x"")",<img src=x onerror=alert(1)>,1\n'
@@ -73,7 +73,7 @@ def test_formulas_and_html_are_named_and_shown_as_text():
     at = upload(open_page(PAGE), "evil.csv", data)
     assert not at.exception
     warnings = "\n".join(texts(at, "warning"))
-    assert "Row 1, column prompt" in warnings and "formula" in warnings
+    assert "formula" not in warnings  # it matters only in a CSV, and those are guarded
     assert "Row 1, column completion" in warnings and "HTML" in warnings
     assert "<img" not in warnings  # escaped: &lt;img
 

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import content
-from grpo_core import rollouts
+from grpo_core import log_guards, rollouts
 from grpo_core.rollouts import ColumnMap, LogError, detect_columns, detect_format, load, load_log
 
 TRL_LOG = pd.DataFrame(
@@ -153,7 +153,7 @@ def test_an_upload_over_the_limit_is_refused_before_reading(monkeypatch):
 
 
 def test_a_parquet_file_promising_too_much_is_refused_from_its_metadata(monkeypatch):
-    monkeypatch.setattr(rollouts, "MAX_ROWS", 4)
+    monkeypatch.setattr(log_guards, "MAX_ROWS", 4)
     read = []
     monkeypatch.setattr(pq.ParquetFile, "read", lambda *a, **k: read.append(1))
     with pytest.raises(LogError, match=r"promises 8 rows.*Nothing was read"):
@@ -175,13 +175,16 @@ def test_parquet_reads_only_the_mapped_columns(monkeypatch):
     assert "unused" not in seen["columns"]
 
 
-def test_formulas_and_html_are_named_and_kept_as_text():
+def test_html_is_named_and_kept_as_text_and_reasoning_tags_and_formulas_are_not_flagged():
     frame = TRL_LOG.copy()
     frame.loc[1, "prompt"] = '=HYPERLINK("http://evil","x")'
+    frame.loc[2, "completion"] = "<think>2+2</think><answer>4</answer>"
     frame.loc[3, "completion"] = "<script>alert(1)</script>"
+    frame.loc[4, "completion"] = "+1 is right"
     log = load_log(io.BytesIO(as_bytes(frame, "csv")))
-    assert any("Row 2, column prompt" in w and "formula" in w for w in log.warnings)
-    assert any("Row 4, column completion" in w and "HTML" in w for w in log.warnings)
+    html = [w for w in log.warnings if "HTML" in w]
+    assert len(html) == 1 and "Row 4, column completion" in html[0], log.warnings
+    assert not any("formula" in w for w in log.warnings)  # it matters only in a CSV
     assert log.frame.loc[3, "completion"] == "<script>alert(1)</script>"
 
 

@@ -1,0 +1,1 @@
+"""Infrastructure that runs untrusted work away from the server process (see upload.py)."""
