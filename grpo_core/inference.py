@@ -21,14 +21,19 @@ import pandas as pd
 from grpo_core.advantages import group_advantages
 from grpo_core.conventions import CONVENTIONS, HISTORICAL_CONVENTIONS, Convention
 from grpo_core.format import fmt
-from grpo_core.log_summary import LogGroups
-from grpo_core.precision import float32_advantages
+from grpo_core.log_summary import LogGroups, log_groups
 
 RELATIVE_TOLERANCE = 2e-5
 """A match: the largest disagreement is at most this × max(1, max |logged advantage|)
 (float32 keeps about 7 digits; a log printed with 6 significant digits, about 5)."""
 FLOAT32 = " (float32)"
 """Suffix of a candidate recomputed in float32."""
+GDPO = "gdpo"
+"""The candidate that normalises each reward column per group before summing."""
+SCREEN_ROWS = 50_000
+"""A log longer than twice this is first compared on its first steps (``fit_conventions``)."""
+GDPO_EPS = 1e-4
+"""TRL 1.16's eps in both of GDPO's normalisations."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,6 +50,11 @@ class ConventionFit:
     """(G,) per group: the smallest, over candidates, of its largest disagreement."""
     unmatched: np.ndarray
     """(G,) bool: no candidate reproduces this group within the tolerance."""
+    float32_logged: bool = False
+    """Every logged reward and advantage is exactly a float32 number (``float32_evidence``)."""
+    screened: tuple[str, ...] = ()
+    """Candidates compared on the log's first steps only (far off there); their error in
+    ``ranking`` is the error on those steps, a lower bound."""
 
     @property
     def best(self) -> str:
@@ -74,64 +84,170 @@ def base_name(candidate: str) -> str:
     return candidate.removesuffix(FLOAT32)
 
 
-def candidate_advantages(grouped: LogGroups, steps: np.ndarray) -> dict[str, np.ndarray]:
+def candidate_advantages(
+    grouped: LogGroups,
+    steps: np.ndarray,
+    per_function: np.ndarray | None = None,
+    only: set[str] | None = None,
+) -> dict[str, np.ndarray]:
     """(N,) advantages in ``grouped``' sorted order under each candidate.
 
-    steps: (N,) step of each sorted position (the batch of a "batch" scaling).
-    A convention that refuses the log (a group of one answer) is left out, and so is the
-    float32 candidate of a log with a reward beyond float32's range (no float32 run wrote it).
+    steps: (N,) step of each sorted position (a step's rows are the batch of a "batch"
+    scaling and of GDPO's last normalisation: TRL writes one generation batch a step).
+    per_function: (N, F) each reward column in sorted order; with F >= 2, GDPO
+    (``GDPO``) is a candidate too. Every candidate also comes in float32 (as torch
+    computes) when every group has at least 2 answers and every reward is within float32's
+    range (no float32 run wrote it otherwise). A convention that refuses the log (a group
+    of one answer) is left out. only: the candidates to compute (default all).
     """
     out = {}
     fits32 = np.abs(grouped.rewards).max() <= np.finfo(np.float32).max
+    whole = grouped.sizes.min() >= 2 and fits32
+    wanted = (lambda name: True) if only is None else only.__contains__
     for name, conv in CONVENTIONS.items():
         try:
-            out[name] = _float64(grouped, steps, conv)
+            if wanted(name):
+                out[name] = _float64(grouped, steps, conv)
         except ValueError:
             continue
-        single = conv.scale == "group" and conv.baseline == "mean"
-        if single and fits32 and grouped.sizes.min() > conv.ddof:
-            out[name + FLOAT32] = _float32(grouped, conv)
+        if whole and wanted(name + FLOAT32):
+            out[name + FLOAT32] = _float32(grouped, steps, conv)
+    if per_function is not None and per_function.ndim == 2 and per_function.shape[1] >= 2 and whole:
+        for dtype, suffix in ((np.float64, ""), (np.float32, FLOAT32)):
+            if wanted(GDPO + suffix):
+                out[GDPO + suffix] = gdpo_advantages(grouped, steps, per_function, dtype)
     return out
 
 
-def fit_conventions(grouped: LogGroups, steps: np.ndarray, advantages: np.ndarray) -> ConventionFit:
+def float32_evidence(*arrays: np.ndarray) -> bool:
+    """True when every value of every array is exactly a float32 number (what a trainer
+    computing in float32 logs), and at least one is not a short decimal such as 0.5."""
+    values = [np.asarray(a, dtype=np.float64).ravel() for a in arrays]
+    exact = all(np.array_equal(v.astype(np.float32).astype(np.float64), v) for v in values)
+    return exact and printed_rounding(np.concatenate(values)) == 0.0
+
+
+def gdpo_advantages(grouped: LogGroups, steps: np.ndarray, per_function: np.ndarray, dtype):
+    """(N,) GDPO as TRL 1.16 computes it (``multi_objective_aggregation="normalize_then_sum"``
+    in trl/trainer/grpo_trainer.py): each reward column normalised per group (mean, sample
+    std + 1e-4), summed with weights 1, then normalised over the step's batch (mean,
+    sample std + 1e-4). dtype: np.float64 or np.float32 (every operation in it)."""
+    r = np.asarray(per_function, dtype=np.float64).astype(dtype)
+    eps = dtype(GDPO_EPS)
+    total = np.zeros(len(r), dtype=dtype)
+    for f in range(r.shape[1]):
+        mean, std = _group_mean_std(r[:, f], grouped, ddof=1)
+        total += (r[:, f] - mean) / (std + eps)
+    mean, std = _step_mean_std(total, steps, ddof=1)
+    return ((total - mean) / (std + eps)).astype(np.float64)
+
+
+def fit_conventions(
+    grouped: LogGroups,
+    steps: np.ndarray,
+    advantages: np.ndarray,
+    per_function: np.ndarray | None = None,
+) -> ConventionFit:
     """Rank the candidates by their largest disagreement with ``advantages``.
 
-    steps, advantages: (N,) in ``grouped``' sorted order.
+    steps, advantages: (N,) in ``grouped``' sorted order; per_function: (N, F) the
+    reward columns in that order (GDPO is a candidate when F >= 2).
     """
     logged = np.asarray(advantages, dtype=np.float64)
     tolerance = max(
         RELATIVE_TOLERANCE * max(1.0, float(np.abs(logged).max())), printed_rounding(logged)
     )
-    errors, per_group = {}, []
-    for name, a in candidate_advantages(grouped, steps).items():
+    only, errors = _first_steps_screen(grouped, steps, logged, per_function, tolerance)
+    per_group = []
+    for name, a in candidate_advantages(grouped, steps, per_function, only).items():
         gap = np.abs(a - logged)
         gap[np.isnan(gap)] = np.inf
         group_gap = np.maximum.reduceat(gap, grouped.starts)
         errors[name] = float(group_gap.max())
         per_group.append(group_gap)
-    ranking = sorted(errors.items(), key=lambda item: item[1])
+    evidence = float32_evidence(logged, grouped.rewards if per_function is None else per_function)
+    prefer = (lambda name: not name.endswith(FLOAT32)) if evidence else (lambda name: False)
+    ranking = sorted(errors.items(), key=lambda item: (item[1], prefer(item[0])))
     best = ranking[0][1]
     limit = max(tolerance, 2 * best) if best <= tolerance else tolerance
     matches = [name for name, error in ranking if error <= limit]
     group_error = np.min(per_group, axis=0)
-    return ConventionFit(ranking, tolerance, matches, group_error, group_error > tolerance)
+    unmatched = group_error > tolerance
+    screened = tuple(name for name, _ in ranking if only is not None and name not in only)
+    return ConventionFit(ranking, tolerance, matches, group_error, unmatched, evidence, screened)
 
 
-def describe_fit(fit: ConventionFit) -> str:
-    """The verdict in words: which convention, ddof, eps and scaling, or why it is unclear."""
+def _first_steps_screen(grouped, steps, logged, per_function, tolerance):
+    """(candidates to check on every row or None for all, {candidate: error on the first
+    steps} for the others). A log of more than SCREEN_ROWS rows is first compared on
+    its first whole steps (about SCREEN_ROWS rows); a candidate off there by more than ten
+    times the best (and the tolerance) is not recomputed on every row: its error there,
+    a lower bound, stands in the ranking."""
+    n = _whole_steps(steps, SCREEN_ROWS)
+    if len(logged) <= 2 * SCREEN_ROWS or n > len(logged) // 2:
+        return None, {}
+    g = int(np.searchsorted(grouped.starts, n))
+    head = LogGroups(
+        grouped.order[:n],
+        grouped.codes[:n],
+        grouped.starts[:g],
+        grouped.sizes[:g],
+        grouped.rewards[:n],
+        grouped.table.iloc[:g],
+    )
+    part = None if per_function is None else per_function[:n]
+    screened = {
+        name: float(np.nan_to_num(np.abs(a - logged[:n]), nan=np.inf).max())
+        for name, a in candidate_advantages(head, steps[:n], part).items()
+    }
+    cut = 10 * max(min(screened.values(), default=0.0), tolerance)
+    kept = {name for name, error in screened.items() if error <= cut}
+    return kept, {name: e for name, e in screened.items() if name not in kept}
+
+
+def _whole_steps(steps: np.ndarray, limit: int) -> int:
+    """How many leading positions hold whole steps, up to ``limit`` (at least one step)."""
+    ends = np.append(np.flatnonzero(steps[1:] != steps[:-1]) + 1, len(steps))
+    inside = ends[ends <= limit]
+    return int(inside[-1]) if inside.size else int(ends[0])
+
+
+def fit_log(frame: pd.DataFrame):
+    """``fit_conventions`` on ``rollouts.load``'s table (it must have ``advantage``)."""
+    groups = log_groups(frame)
+    steps = frame["step"].to_numpy()[groups.order]
+    columns = [c for c in frame.columns if c.startswith("reward.")]
+    per_function = frame[columns].to_numpy(dtype=np.float64)[groups.order] if columns else None
+    advantages = frame["advantage"].to_numpy()[groups.order]
+    return fit_conventions(groups, steps, advantages, per_function)
+
+
+def describe_fit(fit: ConventionFit, rewards: tuple[str, ...] = ()) -> str:
+    """The verdict in words: which convention, ddof, eps and scaling, how the reward
+    columns ``rewards`` were combined, in which precision, or why it is unclear."""
     names = list(dict.fromkeys(base_name(m) for m in fit.matches))
     if not names:
         name, error = fit.ranking[0]
         return (
             f"No listed convention reproduces these advantages: the closest, {name}, is off "
             f"by up to {fmt(error)}. The groups below match none: look for a bug, an "
-            "unlisted option (a clamp, a different eps), or rewards logged before a transform."
+            "unlisted option (a clamp, a different eps), a reward column counted or left "
+            "out by mistake (see Columns), or rewards logged before a transform."
         )
-    precision = _precision_words(fit.matches)
+    precision = _precision_words(fit.matches, fit.float32_logged)
+    if names == [GDPO]:
+        return (
+            f"This run matches **GDPO** (TRL's `multi_objective_aggregation="
+            f'"normalize_then_sum"`): {_gdpo_words(rewards)}{precision}.'
+        )
+    names = [n for n in names if n != GDPO]
+    summed = _sum_words(rewards)
     if len(names) == 1:
         conv = CONVENTIONS[names[0]]
-        text = f"This run matches **{conv.name}** ({conv.library}): {_settings(conv)}{precision}."
+        text = (
+            f"This run matches **{conv.name}** ({conv.library}): {summed}{_settings(conv)}"
+            f"{precision}."
+        )
     else:
         differ = _differences([CONVENTIONS[n] for n in names])
         text = (
@@ -143,6 +259,21 @@ def describe_fit(fit: ConventionFit) -> str:
         old = HISTORICAL_CONVENTIONS["trl-0.22.1-group"]
         text += f" Dividing by nothing is also what {old.library} did by mistake."
     return text
+
+
+def _sum_words(rewards: tuple[str, ...]) -> str:
+    if len(rewards) < 2:
+        return ""
+    return f"the reward columns {_join(list(rewards))} summed (weights 1), then "
+
+
+def _gdpo_words(rewards: tuple[str, ...]) -> str:
+    columns = f"each reward column ({_join(list(rewards))})" if rewards else "each reward column"
+    return (
+        f"{columns} normalised per group (group mean, sample std + eps {fmt(GDPO_EPS)}), "
+        "summed with weights 1, then normalised over the step's batch (mean, sample std "
+        f"+ eps {fmt(GDPO_EPS)})"
+    )
 
 
 def _settings(conv: Convention) -> str:
@@ -160,9 +291,11 @@ def _settings(conv: Convention) -> str:
     return f"baseline {baseline}, {divide}{clip}"
 
 
-def _precision_words(matches: list[str]) -> str:
+def _precision_words(matches: list[str], float32_logged: bool) -> str:
     in32 = any(m.endswith(FLOAT32) for m in matches)
     in64 = any(not m.endswith(FLOAT32) for m in matches)
+    if in32 and float32_logged:
+        return "; computed in float32 (every logged value is a float32 number)"
     if in32 and in64:
         return "; float32 and float64 give the same digits here"
     return "; computed in float32 (as torch does)" if in32 else "; in float64"
@@ -207,17 +340,61 @@ def _float64(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndar
     return centred / (step_std.fillna(0.0).to_numpy() + conv.eps)
 
 
-def _float32(grouped: LogGroups, conv: Convention) -> np.ndarray:
-    """Each size class of groups as a (G_s, K_s) array through float32_advantages."""
-    out = np.empty_like(grouped.rewards)
-    for size in np.unique(grouped.sizes):
-        chosen = np.flatnonzero(grouped.sizes == size)
-        rows = (grouped.starts[chosen][:, None] + np.arange(size)).ravel()
-        block = grouped.rewards[rows].reshape(-1, size)
-        a = float32_advantages(block, eps=conv.eps, ddof=conv.ddof)
-        if conv.eps == 0:
-            a = np.nan_to_num(a, nan=0.0)  # the textbook z-score defines 0/0 = 0
-        if conv.clip is not None:
-            a = np.clip(a, -conv.clip, conv.clip)
-        out[rows] = a.ravel()
-    return out
+def _group_mean_std(x: np.ndarray, grouped: LogGroups, *, ddof: int):
+    """(N,) each position's group mean and std (ddof), in x's dtype (equal groups are
+    summed as numpy sums rows, pairwise; others in order)."""
+    size = grouped.sizes.astype(x.dtype)
+    k = grouped.uniform_size
+    total = x.reshape(-1, k).sum(axis=1) if k else np.add.reduceat(x, grouped.starts)
+    mean = (total / size)[grouped.codes]
+    centred = x - mean
+    squares = centred * centred
+    square = squares.reshape(-1, k).sum(axis=1) if k else np.add.reduceat(squares, grouped.starts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std = np.sqrt(square / (size - x.dtype.type(ddof)))
+    return mean, std[grouped.codes]
+
+
+def _step_mean_std(x: np.ndarray, steps: np.ndarray, *, ddof: int):
+    """(N,) the mean and std (ddof) of x over each position's step, in x's dtype."""
+    codes = _step_codes(steps)
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_codes[1:] != sorted_codes[:-1])))
+    size = np.diff(np.append(starts, len(x))).astype(x.dtype)
+    mean = np.add.reduceat(x[order], starts) / size
+    centred = x - mean[codes]
+    square = np.add.reduceat((centred * centred)[order], starts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std = np.sqrt(square / (size - x.dtype.type(ddof)))
+    return mean[codes], std[codes]
+
+
+def _step_codes(steps: np.ndarray) -> np.ndarray:
+    """(N,) 0.. per distinct step; steps already in non-decreasing runs need no hashing."""
+    if steps.size and np.all(steps[1:] >= steps[:-1]):
+        return np.concatenate(([0], np.cumsum(steps[1:] != steps[:-1])))
+    return pd.factorize(steps)[0]
+
+
+def _float32(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndarray:
+    """(N,) the convention with every operation in float32, as torch computes: the group
+    mean (or leave-one-out mean), then the group's, the step's or no std, plus eps."""
+    if np.abs(grouped.rewards).max() > np.finfo(np.float32).max:
+        raise ValueError("a reward is beyond float32's range.")
+    x = grouped.rewards.astype(np.float32)
+    mean, std = _group_mean_std(x, grouped, ddof=conv.ddof)
+    if conv.baseline == "mean":
+        centred = x - mean
+    else:
+        size = grouped.sizes.astype(np.float32)[grouped.codes]
+        centred = x - (mean * size - x) / (size - np.float32(1))
+    if conv.scale == "batch":
+        std = _step_mean_std(x, steps, ddof=conv.ddof)[1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = centred if conv.scale == "none" else centred / (std + np.float32(conv.eps))
+    if conv.eps == 0:
+        a = np.nan_to_num(a, nan=0.0)  # the textbook z-score defines 0/0 = 0
+    if conv.clip is not None:
+        a = np.clip(a, -conv.clip, conv.clip)
+    return a.astype(np.float64)

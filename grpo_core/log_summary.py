@@ -1,7 +1,7 @@
 """What a training log says about signal: per group, per step, and its worst groups.
 
 Input is ``grpo_core.rollouts.load``'s table (columns ``step``, ``prompt``, ``reward``).
-A group is one prompt's K answers at one step (``rollouts.group_codes``). Everything is
+A group is one prompt's K answers at one step (``group_codes``). Everything is
 vectorised over groups (bincount, reduceat), so a million rows take well under a second.
 
 - zero spread: every reward of the group is equal: every advantage is 0, no signal.
@@ -20,6 +20,7 @@ import pandas as pd
 
 from grpo_core.advantages import group_advantages
 from grpo_core.binary import std_weight
+from grpo_core.log_grouping import text_codes
 
 NEAR_TIE_GAP = 1e-3
 """Largest reward range, relative to max(1, |mean|), for a group to count as a near tie."""
@@ -28,14 +29,16 @@ NEAR_TIE_GAP = 1e-3
 def group_codes(frame: pd.DataFrame) -> np.ndarray:
     """(N,) int: the group of each row, numbered 0.. in order of first appearance.
 
-    A group is one prompt's answers at one step: rows sharing (step, group id) when the
-    log has a group column, else (step, prompt).
+    A group is one prompt's answers at one step: the ``group_no`` column when the loader
+    grouped the rows (``log_grouping.assign_groups``: a group column, blocks of K
+    consecutive rows, or the prompt text), else rows sharing (step, group id) or
+    (step, prompt).
     """
+    if "group_no" in frame:
+        codes, _ = pd.factorize(frame["group_no"])
+        return codes
     key = frame["group"] if "group" in frame else frame["prompt"]
-    step_codes, _ = pd.factorize(frame["step"])
-    key_codes, keys = pd.factorize(key)
-    codes, _ = pd.factorize(step_codes.astype(np.int64) * max(len(keys), 1) + key_codes)
-    return codes
+    return text_codes(frame["step"].to_numpy(), key)
 
 
 def group_size_notes(frame: pd.DataFrame) -> list[str]:

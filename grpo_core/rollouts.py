@@ -30,9 +30,11 @@ import numpy as np
 import pandas as pd
 
 from grpo_core import log_guards
+from grpo_core.column_roles import RewardFit
 from grpo_core.groups import MAX_ABS_REWARD
-from grpo_core.inference import fit_conventions
-from grpo_core.log_summary import group_codes, group_size_notes, log_groups
+from grpo_core.inference import fit_log
+from grpo_core.log_grouping import BY_TEXT, Grouping
+from grpo_core.log_summary import group_codes, group_size_notes
 
 MAX_BYTES = 100 * 2**20
 """The largest file read: 100 MB."""
@@ -67,6 +69,12 @@ class ColumnMap:
     completion: str | None = None
     group: str | None = None
     advantage: str | None = None
+    group_size: int | None = None
+    """K of blocks of consecutive rows chosen by the user; None: inferred."""
+    ignored: tuple[str, ...] = ()
+    """Columns the user chose not to read."""
+    chosen: bool = False
+    """True when the user chose the reward columns: they are not searched for."""
 
     def columns(self) -> list[str]:
         """Every column the map reads, once each, in a stable order."""
@@ -86,20 +94,24 @@ class LoadedLog:
     mapping: ColumnMap
     warnings: tuple[str, ...] = field(default=())
     """Plain-words notes: uneven groups, text that looks like a formula or HTML."""
+    grouping: Grouping = field(default=Grouping(BY_TEXT))
+    """How the rows were grouped (a group column, K consecutive rows, prompt text)."""
+    roles: dict = field(default_factory=dict)
+    """Each file column's role (``column_roles.column_roles``)."""
+    reward_fit: RewardFit | None = None
+    """The reward-set search, when the log has an advantage column (``choose_rewards``)."""
 
 
 def infer_convention(frame: pd.DataFrame) -> list[tuple[str, float]]:
     """Conventions best first, each with its largest |logged - recomputed advantage|.
 
     frame: ``load``'s table with an ``advantage`` column. Candidates are every convention
-    of ``CONVENTIONS``, and "<name> (float32)" where the trainer's float32 changes digits
+    of ``CONVENTIONS`` in float64 and float32, and GDPO with several reward columns
     (see ``grpo_core.inference``).
     """
     if "advantage" not in frame:
         raise ValueError("the log has no advantage column to compare with.")
-    groups = log_groups(frame)
-    steps = frame["step"].to_numpy()[groups.order]
-    return fit_conventions(groups, steps, frame["advantage"].to_numpy()[groups.order]).ranking
+    return fit_log(frame).ranking
 
 
 def load(file) -> pd.DataFrame:
@@ -108,11 +120,23 @@ def load(file) -> pd.DataFrame:
 
 
 def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
-    """Read ``file``, detect its columns (or use ``mapping``) and normalise them.
+    """Read one file, detect its columns (or use ``mapping``) and normalise them.
 
+    Rows are grouped by prompt text (``log_summary.group_codes``); ``log_files.load_logs``
+    reads one file or several and groups them as trainers order them (K consecutive rows),
+    and finds the reward columns from the advantages: the page reads through it.
     Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
     missing or non-numeric reward column; the message names the row and column.
     """
+    raw, fmt, columns, mapping = read_table(file, mapping)
+    frame = normalise(raw, mapping)
+    check_groups(frame)
+    notes = group_size_notes(frame) + suspicious_text(frame)
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
+
+
+def read_table(file, mapping: ColumnMap | None = None):
+    """(raw table, format, file columns, mapping) of one file, before normalising."""
     try:
         data = log_guards.without_bom(_open(file))
         fmt = detect_format(data.read(1024))
@@ -121,10 +145,7 @@ def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
         raw, columns, mapping = reader(data, mapping)
     except log_guards.Refused as e:
         raise LogError(str(e)) from None
-    frame = normalise(raw, mapping)
-    _check_groups(frame)
-    notes = group_size_notes(frame) + suspicious_text(frame)
-    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
+    return raw, fmt, columns, mapping
 
 
 def detect_format(head: bytes) -> str:
@@ -176,16 +197,16 @@ def check_mapping(mapping: ColumnMap, columns) -> None:
     if not mapping.rewards:
         raise LogError(
             "No reward column: the file has no column of numbers named like a reward "
-            f"(columns found: {_names(columns)}). Choose the reward column by hand."
+            f"(columns found: {column_names(columns)}). Choose the reward column by hand."
         )
     if mapping.prompt is None and mapping.group is None:
         raise LogError(
             "No prompt column: answers are grouped by their prompt (or a group id such as "
-            f"verl's uid), and neither was found (columns found: {_names(columns)})."
+            f"verl's uid), and neither was found (columns found: {column_names(columns)})."
         )
     missing = [c for c in mapping.columns() if c not in set(columns)]
     if missing:
-        raise LogError(f"Column {_names(missing)} is not in the file.")
+        raise LogError(f"Column {column_names(missing)} is not in the file.")
 
 
 def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
@@ -259,7 +280,7 @@ def _open(file):
     return file
 
 
-def _check_groups(frame: pd.DataFrame) -> None:
+def check_groups(frame: pd.DataFrame) -> None:
     """LogError when no prompt has two answers: GRPO has nothing to compare."""
     sizes = np.bincount(group_codes(frame))
     if sizes.max() < 2:
@@ -297,11 +318,11 @@ def _read_csv(data, mapping):
         next(csv.reader([data.readline(65536).decode("utf-8", "replace")], delimiter=delimiter), [])
     )
     columns = [str(c) for c in sample.columns]
-    numeric = _numeric_columns(sample)
+    numeric = numeric_columns(sample)
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
     data.seek(0)
-    wanted = [c for c in mapping.columns() if c in columns]
+    wanted = _wanted(mapping, columns, numeric)
     text_types = {c: pa.string() for c in (mapping.prompt, mapping.completion, mapping.group) if c}
     try:
         table = pacsv.read_csv(
@@ -332,7 +353,7 @@ def _read_jsonl(data, mapping):
             f"This JSON lines file cannot be read (one JSON object per line): {_first_line(e)}"
         ) from None
     raw.columns = [str(c) for c in raw.columns]
-    numeric = _numeric_columns(raw)
+    numeric = numeric_columns(raw)
     mapping = mapping or detect_columns(raw.columns, numeric)
     return raw, list(raw.columns), mapping
 
@@ -367,7 +388,7 @@ def _read_parquet(data, mapping):
     numeric = [f.name for f in schema if any(is_type(f.type) for is_type in number_types)]
     mapping = mapping or detect_columns(columns, numeric)
     check_mapping(mapping, columns)
-    wanted = [c for c in mapping.columns() if c in columns]
+    wanted = _wanted(mapping, columns, numeric)
     text = [f.name for f in schema if f.name in wanted and log_guards.is_text(f.type)]
     try:
         data.seek(0)  # opened again so the text columns stay dictionaries: no row decoded
@@ -376,6 +397,12 @@ def _read_parquet(data, mapping):
     except (pa.ArrowInvalid, OSError) as e:
         raise LogError(f"This Parquet file cannot be read: {_first_line(e)}") from None
     return _to_pandas(table), columns, mapping
+
+
+def _wanted(mapping: ColumnMap, columns, numeric) -> list[str]:
+    """The columns to read: the mapping's, and every numeric one not ignored."""
+    keep = set(mapping.columns()) | (set(numeric) - set(mapping.ignored))
+    return [c for c in columns if c in keep]
 
 
 def _to_pandas(table) -> pd.DataFrame:
@@ -390,7 +417,8 @@ def _delimiter(data) -> str:
     return max(counts, key=counts.get)
 
 
-def _numeric_columns(frame: pd.DataFrame) -> list[str]:
+def numeric_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns of ``frame`` holding numbers (or booleans)."""
     return [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c].dtype)]
 
 
@@ -447,7 +475,8 @@ def _excerpt(value, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[: width - 1] + "…")
 
 
-def _names(columns) -> str:
+def column_names(columns) -> str:
+    """'a', 'b', … : up to 12 column names quoted, for a message."""
     names = [str(c) for c in columns]
     return ", ".join(repr(n) for n in names[:12]) + (" …" if len(names) > 12 else "")
 

@@ -33,28 +33,34 @@ source = st.segmented_control(
     key="tl.source",
     format_func={"sample": "The sample log", "upload": "Upload your own"}.get,
 )
-upload = None
+uploads = None
 if source == "upload":
     st.markdown(citations.cite(TEXT["log"]["formats"]))
-    upload = st.file_uploader(
-        "Completions log", type=["csv", "tsv", "jsonl", "json", "parquet"], key="tl.upload"
+    uploads = st.file_uploader(
+        "Completions log: one file, several steps' files, or a .zip of the folder",
+        type=["csv", "tsv", "jsonl", "json", "parquet", "zip"],
+        accept_multiple_files=True,
+        key="tl.upload",
     )
 try:
-    chosen = log_view.chosen_log(source, upload)
+    chosen = log_view.chosen_log(source, uploads)
     if chosen is None:
-        st.info("Choose a CSV, JSON lines or Parquet file to read it.")
+        st.info("Choose CSV, JSON lines or Parquet files, or a .zip of them, to read them.")
         st.stop()
     if chosen.sample:
         st.info(citations.cite(TEXT["log"]["sample"]))
-    detected = log_view.read(chosen.digest, chosen.data, None)
+    detected = log_view.read(chosen.digest, chosen.files, None)
     with st.expander("Columns: which column plays which role", expanded=not chosen.sample):
-        st.caption(TEXT["log"]["mapping"])
+        st.caption(citations.cite(TEXT["log"]["mapping"]))
         mapping = log_view.mapping_controls(detected, chosen.digest)
+        roles_box = st.container()
     same = mapping == detected.mapping
-    log = detected if same else log_view.read(chosen.digest, chosen.data, mapping)
+    log = detected if same else log_view.read(chosen.digest, chosen.files, mapping)
 except LogError as error:
     st.error(f"This log cannot be read. {markdown_safe(str(error))}")
     st.stop()
+log_view.show_roles(log, roles_box)
+st.markdown(log_view.grouping_words(log))
 log_view.show_notes(log.warnings)
 try:
     summary = log_view.summarise(chosen.digest, log.mapping, log.frame)
@@ -110,10 +116,12 @@ st.subheader("4 · Which convention did this run use?")
 if summary.fit is None:
     st.info(TEXT["log"]["no_advantage"])
 else:
-    st.markdown(TEXT["log"]["convention"])
-    st.markdown(describe_fit(summary.fit))
+    st.markdown(citations.cite(TEXT["log"]["convention"]))
+    st.markdown(describe_fit(summary.fit, log.mapping.rewards))
     ranking = pd.DataFrame(summary.fit.ranking, columns=["convention", "largest disagreement"])
     st.dataframe(ranking, hide_index=True, key="tl.ranking", width="stretch")
+    if summary.fit.screened:
+        st.caption(TEXT["log"]["screened"])
     unmatched = summary.groups.table[summary.fit.unmatched]
     if len(unmatched):
         verb = "matches" if len(unmatched) == 1 else "match"
@@ -152,7 +160,7 @@ else:
         f"**This log:** the two ways differ by up to {fmt(agg['difference'].abs().max(), 3)}; "
         f"{plural(int(agg['sign_changed'].sum()), 'answer')} change sign."
     )
-    show(figures.aggregation_figure(agg.head(5000)), key="tl.agg_log")
+    show(figures.aggregation_figure(agg), key="tl.agg_log")
 st.markdown("**The playground's rewards**")
 st.caption(TEXT["multi"]["playground"])
 first = state.parsed_rewards().groups[0]

@@ -1,7 +1,7 @@
 """The suite's tiers and scheduling.
 
 Every test under tests/e2e is marked ``e2e`` and every test under tests/deploy ``deploy``, by
-folder, so ``-m`` selects exactly; a test that uses a fixture named ``trainer`` or
+folder, so ``-m`` selects exactly; a test that uses a fixture of ``TRAINER_FIXTURES`` or
 ``*_trainer`` is marked ``trainer``. ``python3 dev.py test --fast`` runs the rest.
 
 Under xdist, ``--dist load`` becomes ``loadgroup``, and tests that share an expensive server
@@ -17,6 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from tests.trl_logs.fixture import trl_logs  # noqa: F401  (real TRL logs, shared across folders)
 
 try:  # pytest >= 9: a test's id is a NodeId in ``item._id``
     from _pytest.nodeid import NodeId
@@ -42,8 +44,13 @@ def pytest_configure_node(node):
     node.workerinput["loadgroup"] = node.config.getvalue("dist") == "loadgroup"
 
 
+TRAINER_FIXTURES = frozenset({"trainer", "trl_logs"})
+"""Fixtures that run a real trainer (or read its cached output): ``trl_logs`` runs TRL's
+GRPOTrainer on CPU the first time (tests/trl_logs/fixture.py)."""
+
+
 def uses_trainer(item) -> bool:
-    return any(name == "trainer" or name.endswith("_trainer") for name in item.fixturenames)
+    return any(name in TRAINER_FIXTURES or name.endswith("_trainer") for name in item.fixturenames)
 
 
 def module_server_group(item) -> str | None:

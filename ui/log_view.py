@@ -2,7 +2,8 @@
 (cached by the hash of its bytes), the column-mapping controls, and opening rewards in the
 playground or the walkthrough with one click.
 
-Session keys: ``tl.source``, ``tl.upload``, ``tl.map.<digest>.<role>`` (the page's own).
+Session keys: ``tl.source``, ``tl.upload``, ``tl.map.<digest>.<role>``, ``.rewards``,
+``.ignored``, ``.k`` and ``tl.roles`` (the page's own).
 Opening a page writes the shared keys documented in ui/state.py: the grid
 (``state.set_grid``) and ``settings.*``.
 """
@@ -17,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 import content
-from grpo_core import rollouts
+from grpo_core import log_files, log_grouping, rollouts
 from grpo_core.format import shortest
 from grpo_core.inference import ConventionFit, fit_conventions
 from grpo_core.log_summary import (
@@ -40,34 +41,41 @@ ROLES = ("step", "prompt", "completion", "group", "advantage")
 
 @dataclass(frozen=True)
 class Upload:
-    """The bytes of the chosen log, their SHA-256 (the cache key), and where they came from."""
+    """The chosen log's files (name, bytes), their SHA-256 (the cache key), where from."""
 
-    data: bytes
+    files: tuple[tuple[str, bytes], ...]
     digest: str
     sample: bool
 
 
-def chosen_log(source: str, upload) -> Upload | None:
-    """The sample log, or the uploaded file after the app's own size check (None if none)."""
+def chosen_log(source: str, uploads) -> Upload | None:
+    """The sample log, or the uploaded files after the app's own size check (None if none).
+
+    uploads: the file uploader's list of files (several steps of one run, or a .zip)."""
     if source == "sample":
         data = content.path(SAMPLE).read_bytes()
-        return Upload(data, hashlib.sha256(data).hexdigest(), True)
-    if upload is None:
+        return Upload(((SAMPLE, data),), hashlib.sha256(data).hexdigest(), True)
+    if not uploads:
         return None
-    if upload.size > rollouts.MAX_BYTES:
+    size = sum(u.size for u in uploads)
+    if size > rollouts.MAX_BYTES:
         raise LogError(
-            f"The file is {upload.size / 2**20:.0f} MB; the limit is "
+            f"The files hold {size / 2**20:.0f} MB; the limit is "
             f"{rollouts.MAX_BYTES / 2**20:.0f} MB. Upload a few steps of the log."
         )
-    data = upload.getvalue()
-    return Upload(data, hashlib.sha256(data).hexdigest(), False)
+    files = tuple((u.name, u.getvalue()) for u in uploads)
+    digest = hashlib.sha256()
+    for name, data in files:
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return Upload(files, digest.hexdigest(), False)
 
 
-@st.cache_data(max_entries=4, show_spinner="Reading the log…")
-def read(digest: str, _data: bytes, mapping: ColumnMap | None) -> LoadedLog:
-    """``rollouts.load_log`` once per (file, mapping), in the upload worker's child process
-    (a crash or a bomb there is a LogError here); the digest stands for the bytes."""
-    return upload.load_log(_data, mapping)
+@st.cache_resource(max_entries=2, show_spinner="Reading the log…")
+def read(digest: str, _files, mapping: ColumnMap | None) -> LoadedLog:
+    """``log_files.load_logs`` once per (files, mapping), in the upload worker's child
+    process (a crash or a bomb there is a LogError here); the digest stands for the bytes.
+    A resource, not data: the 10^6-row table is shared, never pickled again (read-only)."""
+    return upload.isolated(log_files.load_logs, list(_files), mapping)
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,16 +89,18 @@ class Summary:
     aggregation: pd.DataFrame | None
 
 
-@st.cache_data(max_entries=4, show_spinner="Summarising…")
+@st.cache_resource(max_entries=2, show_spinner="Summarising…")
 def summarise(digest: str, mapping: ColumnMap, _frame: pd.DataFrame) -> Summary:
     """Everything the page shows about one log, computed once per (file, mapping)."""
     groups = log_groups(_frame)
     fit = None
+    reward_columns = [c for c in _frame.columns if c.startswith("reward.")]
     if "advantage" in _frame:
         steps = _frame["step"].to_numpy()[groups.order]
-        fit = fit_conventions(groups, steps, _frame["advantage"].to_numpy()[groups.order])
+        per_function = _frame[reward_columns].to_numpy()[groups.order] if reward_columns else None
+        advantages = _frame["advantage"].to_numpy()[groups.order]
+        fit = fit_conventions(groups, steps, advantages, per_function)
     aggregation = None
-    reward_columns = [c for c in _frame.columns if c.startswith("reward.")]
     if reward_columns:
         names = [c.removeprefix("reward.") for c in reward_columns]
         order = groups.order
@@ -109,8 +119,8 @@ def summarise(digest: str, mapping: ColumnMap, _frame: pd.DataFrame) -> Summary:
 
 
 def mapping_controls(log: LoadedLog, digest: str) -> ColumnMap:
-    """A selectbox per role and a multiselect for the rewards, starting from the detected
-    mapping; returns the mapping chosen."""
+    """A selectbox per role, the reward and ignored columns, and K; starts from the
+    detected mapping and returns the mapping chosen (equal to it when nothing changed)."""
     options = [None, *log.columns]
     cols = st.columns(3)
     chosen = {}
@@ -123,13 +133,69 @@ def mapping_controls(log: LoadedLog, digest: str) -> ColumnMap:
             format_func=lambda c: "(none)" if c is None else c,
             key=f"tl.map.{digest[:12]}.{role}",
         )
-    rewards = cols[len(ROLES) % 3].multiselect(
-        "reward (several are summed)",
+    left, right = st.columns(2)
+    rewards = left.multiselect(
+        "reward columns (summed, or normalised then summed)",
         list(log.columns),
         default=list(log.mapping.rewards),
         key=f"tl.map.{digest[:12]}.rewards",
     )
-    return ColumnMap(rewards=tuple(rewards), **chosen)
+    ignored = right.multiselect(
+        "ignored columns (not read)",
+        list(log.columns),
+        default=list(log.mapping.ignored),
+        key=f"tl.map.{digest[:12]}.ignored",
+    )
+    size = _size_control(log, digest)
+    picked = tuple(rewards) != log.mapping.rewards or log.mapping.chosen
+    return ColumnMap(
+        rewards=tuple(rewards),
+        ignored=tuple(ignored),
+        group_size=size,
+        chosen=picked,
+        **chosen,
+    )
+
+
+def _size_control(log: LoadedLog, digest: str) -> int | None:
+    """K chosen by hand (None: as inferred). 0 groups by prompt text."""
+    if log.grouping.how == log_grouping.BY_COLUMN:
+        return None
+    inferred = log.grouping.size or 0
+    k = st.number_input(
+        "Answers per group, K: blocks of K consecutive rows in each step (0: by prompt text)",
+        min_value=0,
+        max_value=state.MAX_K * 64,
+        value=inferred,
+        step=1,
+        key=f"tl.map.{digest[:12]}.k",
+    )
+    if k == inferred and log.mapping.group_size is None:
+        return None
+    return int(k) if k else None
+
+
+def show_roles(log: LoadedLog, container) -> None:
+    """Each column of the file and its role (reward, extra, ignored, or step, prompt, ...)."""
+    roles = pd.DataFrame({"column": list(log.roles), "role": list(log.roles.values())})
+    container.dataframe(roles, hide_index=True, key="tl.roles", width="stretch")
+
+
+def grouping_words(log: LoadedLog) -> str:
+    """How the rows were grouped, in words."""
+    g = log.grouping
+    if g.how == log_grouping.BY_COLUMN:
+        return f"Groups: rows sharing a step and a `{log.mapping.group}` value."
+    if g.how == log_grouping.BY_TEXT:
+        return (
+            "Groups: rows sharing a step and a prompt text (the rows of one prompt are not "
+            "consecutive, so K was not inferred from their order)."
+        )
+    how = "inferred from the runs of equal prompt text" if g.inferred else "chosen by hand"
+    return (
+        f"Groups: blocks of **K = {g.size}** consecutive rows in each step, as TRL's sampler "
+        f"orders them (K {how}; change it under Columns). The prompt text only checks them."
+    )
 
 
 def show_notes(notes) -> None:

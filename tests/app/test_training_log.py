@@ -158,3 +158,74 @@ def test_the_none_bug_opens_the_playground_on_trl_which_reproduces_it():
     table = at.dataframe[-1].value
     expected = group_advantages([[1, 0, 0, 0], [1, 1, 1, 0]], convention="trl").ravel()
     np.testing.assert_allclose(table["advantage"], expected)
+
+
+# --- a folder of real TRL files (tests/trl_logs: GRPOTrainer on CPU, cached) --------------
+
+
+def trl_files(root, run):
+    paths = sorted((root / run / "completions").glob("*.parquet"))
+    return [(p.name, p.read_bytes()) for p in paths]
+
+
+def upload_files(at, files):
+    at.segmented_control(key="tl.source").set_value("upload").run()
+    typed = [(name, data, "application/octet-stream") for name, data in files]
+    at.file_uploader(key="tl.upload").set_value(typed).run()
+    return at
+
+
+@pytest.mark.trainer
+def test_a_folder_of_trl_files_is_read_as_one_run(trl_logs):
+    at = upload_files(open_page(PAGE), trl_files(trl_logs, "log_extra"))
+    assert not at.exception
+    text = page_text(at)
+    assert "Read as PARQUET: 32 answers in 8 groups over 4 steps" in text
+    assert "blocks of **K = 4** consecutive rows" in text
+    assert "the reward columns is_right and length_penalty summed" in text
+    assert "computed in float32 (every logged value is a float32 number)" in text
+    roles = table_with(at, "role").set_index("column")["role"]
+    assert roles["num_digits"] == "extra" and roles["is_right"] == "reward"
+    warnings = [w.replace("\\", "") for w in texts(at, "warning")]
+    assert any("'num_digits' holds numbers" in w for w in warnings), warnings
+
+
+@pytest.mark.trainer
+def test_a_gdpo_run_is_reported_as_gdpo(trl_logs):
+    at = upload_files(open_page(PAGE), trl_files(trl_logs, "gdpo"))
+    assert "This run matches **GDPO**" in page_text(at)
+    assert not any("match no convention" in w for w in texts(at, "warning"))
+
+
+@pytest.mark.trainer
+def test_k_can_be_changed_by_hand_and_the_page_says_so(trl_logs):
+    at = upload_files(open_page(PAGE), trl_files(trl_logs, "repeated_prompts"))
+    assert "blocks of **K = 4**" in page_text(at)
+    k_key = next(k for k in at.session_state if str(k).endswith(".k"))
+    at.number_input(key=k_key).set_value(8).run()
+    assert not at.exception
+    assert (
+        "blocks of **K = 8** consecutive rows in each step, as TRL's sampler orders them "
+        "(K chosen by hand" in page_text(at)
+    )
+    assert "This run matches" not in page_text(at)  # K = 8 reproduces nothing
+
+
+@pytest.mark.trainer
+def test_a_reward_column_can_be_given_back_by_hand(trl_logs):
+    at = upload_files(open_page(PAGE), trl_files(trl_logs, "log_extra"))
+    rewards_key = next(k for k in at.session_state if str(k).endswith(".rewards"))
+    at.multiselect(key=rewards_key).select("num_digits").run()
+    assert not at.exception
+    roles = table_with(at, "role").set_index("column")["role"]
+    assert roles["num_digits"] == "reward"
+    assert "No listed convention reproduces these advantages" in page_text(at)
+
+
+@pytest.mark.trainer
+def test_files_of_two_runs_get_a_clear_message(trl_logs):
+    files = trl_files(trl_logs, "defaults")[:1] + trl_files(trl_logs, "two_rewards")[1:2]
+    at = upload_files(open_page(PAGE), files)
+    assert not at.exception
+    errors = [e.replace("\\", "") for e in texts(at, "error")]
+    assert any("do not have the same columns" in e for e in errors), errors

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from grpo_core import CONVENTIONS, group_advantages
-from grpo_core.inference import base_name, describe_fit, fit_conventions
+from grpo_core.inference import base_name, describe_fit, fit_conventions, fit_log
 from grpo_core.log_summary import log_groups
 from grpo_core.precision import float32_advantages
 from grpo_core.rollouts import infer_convention
@@ -114,3 +114,76 @@ def test_uneven_groups_are_compared_per_size():
         {"step": 0, "prompt": groups_of, "reward": rewards, "advantage": advantages}
     )
     assert base_name(infer_convention(frame)[0][0]) == "trl"
+
+
+def gdpo_log(rng, steps=2, prompts=4, k=4):
+    """Two reward columns and TRL's GDPO advantages per step, in float32 as torch does."""
+    import torch
+
+    rows = []
+    for step in range(steps):
+        r = np.column_stack(
+            [rng.integers(0, 2, prompts * k), -0.1 * rng.integers(1, 9, prompts * k)]
+        ).astype(np.float32)
+        t = torch.tensor(r).view(-1, k, 2)
+        mean = t.mean(dim=1, keepdim=True)
+        std = t.std(dim=1, keepdim=True)
+        total = ((t - mean) / (std + 1e-4)).view(-1, 2).sum(dim=1)
+        a = ((total - total.mean()) / (total.std() + 1e-4)).numpy()
+        for i in range(prompts * k):
+            rows.append((step, f"p{i // k}", float(r[i, 0]), float(r[i, 1]), float(a[i])))
+    frame = pd.DataFrame(rows, columns=["step", "prompt", "reward.a", "reward.b", "advantage"])
+    return frame.assign(reward=frame["reward.a"] + frame["reward.b"])
+
+
+def test_gdpo_is_a_candidate_per_step_and_found_in_float32():
+    pytest.importorskip("torch")
+    fit = fit_log(gdpo_log(np.random.default_rng(3)))
+    assert base_name(fit.best) == "gdpo"
+    assert fit.ranking[0][1] <= 1e-6
+    assert fit.float32_logged
+    text = describe_fit(fit, ("a", "b"))
+    assert "**GDPO**" in text and "normalised over the step's batch" in text
+    assert "computed in float32 (every logged value is a float32 number)" in text
+
+
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+def test_every_convention_has_a_float32_candidate(name):
+    from grpo_core.inference import candidate_advantages
+
+    rewards = rewards_with_a_small_spread(np.random.default_rng(4))
+    groups = log_groups(make_log(rewards, np.zeros(rewards.shape)))
+    steps = np.repeat(np.arange(3), 6 * 8)
+    assert f"{name} (float32)" in candidate_advantages(groups, steps)
+
+
+def test_float32_batch_scaling_matches_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(5)
+    r = rng.normal(size=(2, 4, 4)).astype(np.float32)
+    expected = []
+    for s in range(2):
+        t = torch.tensor(r[s])
+        a = (t - t.mean(dim=1, keepdim=True)) / (t.flatten().std() + 1e-4)
+        expected.append(a.numpy())
+    log = make_log(r.astype(np.float64), np.stack(expected).astype(np.float64))
+    best, error = infer_convention(log)[0]
+    assert best == "trl-batch (float32)" and error <= 1e-6
+
+
+def test_float32_words_need_every_value_to_be_a_float32_number():
+    from grpo_core.inference import float32_evidence
+
+    assert float32_evidence(np.array([np.float32(0.1), np.float32(1 / 3)], dtype=np.float64))
+    assert not float32_evidence(np.array([0.1, 1 / 3]))
+    assert not float32_evidence(np.array([0.5, 1.0]))  # short decimals prove nothing
+
+
+def test_a_long_log_is_screened_on_its_first_steps_and_still_read_right():
+    rng = np.random.default_rng(6)
+    rewards = rng.integers(0, 2, size=(40, 200, 16)).astype(float)  # 128,000 rows
+    log = make_log(rewards, advantages_under("trl", rewards, float32=True))
+    fit = fit_log(log)
+    assert base_name(fit.best) == "trl" and fit.ranking[0][1] <= 1e-6
+    assert fit.screened and "trl" not in fit.screened and "trl (float32)" not in fit.screened
+    assert "rloo" in fit.screened

@@ -70,3 +70,23 @@ def test_a_bug_opens_in_the_playground(app_url, page):
     assert_healthy(page)
     assert page.locator("h1").first.inner_text() == "Reward playground"
     shot(page, "trainer_bugs_in_playground")
+
+
+@pytest.mark.trainer
+def test_a_folder_of_real_trl_files_is_read_as_one_run(app_url, page, trl_logs):
+    open_path(page, app_url, "/training-log")
+    choose_upload(page)
+    folder = trl_logs / "log_extra" / "completions"
+    files = sorted(str(p) for p in folder.glob("completions_*.parquet"))
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(files)
+    settle(page, 2500)
+    assert_healthy(page)
+    body = page.inner_text("body")
+    assert "Read as PARQUET: 32 answers in 8 groups over 4 steps" in body
+    assert "K = 4" in body
+    assert "computed in float32 (every logged value is a float32 number)" in body
+    assert chart_marks(page) > 0
+    shot(page, "training_log_trl_folder")
+    page.get_by_text("4 · Which convention did this run use?").scroll_into_view_if_needed()
+    settle(page)
+    shot(page, "training_log_trl_convention")

@@ -6,6 +6,7 @@ Text from the uploaded file never reaches a figure: the axes show steps and numb
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ui.figures.common import DASHES, MARKERS, cached_figure, figure, hex_rgba
@@ -78,24 +79,57 @@ PUSH_SERIES = (
 )
 
 
+MAX_POINTS = 2_000
+"""The most markers a per-group or per-answer scatter draws: a browser draws 10^5 SVG
+markers in tens of seconds, and a million-row log has 60,000 groups."""
+
+
+def drawn_points(frame: pd.DataFrame, columns: list[str]) -> tuple[pd.DataFrame, bool]:
+    """The rows of ``frame`` a scatter of ``columns`` needs, and whether some were left out.
+
+    Points that coincide on screen (equal to 4 significant digits: 0/1 rewards give a few
+    dozen distinct groups) are drawn once; past MAX_POINTS, evenly spaced rows are kept.
+    """
+    rounded = pd.DataFrame({c: _significant(frame[c].to_numpy(), 4) for c in columns})
+    distinct = frame.loc[~rounded.duplicated().to_numpy()]
+    if len(distinct) <= MAX_POINTS:
+        return distinct, False
+    keep = np.linspace(0, len(distinct) - 1, MAX_POINTS).round().astype(int)
+    return distinct.iloc[keep], True
+
+
+def _significant(x: np.ndarray, digits: int) -> np.ndarray:
+    """x rounded to ``digits`` significant digits (0 and non-finite values unchanged)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = 10.0 ** (digits - 1 - np.floor(np.log10(np.abs(x))))
+    scale[~np.isfinite(scale)] = 1.0
+    return np.round(x * scale) / scale
+
+
 @cached_figure
 def push_figure(effects: pd.DataFrame) -> dict:
-    """Per group: the mean |advantage| under GRPO (trl) and Dr. GRPO against its mean reward."""
+    """Per group: the mean |advantage| under GRPO (trl) and Dr. GRPO against its mean
+    reward (coinciding groups drawn once, at most MAX_POINTS)."""
+    drawn, sampled = drawn_points(effects, ["mean", "grpo_push", "dr_grpo_push"])
     data = [
         {
             "type": "scatter",
             "mode": "markers",
-            "x": effects["mean"].to_numpy(),
-            "y": effects[column].to_numpy(),
+            "x": drawn["mean"].to_numpy(),
+            "y": drawn[column].to_numpy(),
             "name": name,
             "marker": {"color": colour, "symbol": MARKERS[i], "opacity": 0.7},
             "hovertemplate": "mean reward %{x:.3g}: push %{y:.3g}<extra>" + name + "</extra>",
         }
         for i, (column, name, colour) in enumerate(PUSH_SERIES)
     ]
+    title = "How hard each group pushes"
+    if sampled:
+        title += f" ({MAX_POINTS:,} of {len(effects):,} groups drawn)"
     return figure(
         data,
-        "How hard each group pushes",
+        title,
         380,
         xaxis={"title": "group's mean reward (pass rate for 0/1 rewards)"},
         yaxis={"title": "mean |advantage| in the group"},
@@ -105,7 +139,9 @@ def push_figure(effects: pd.DataFrame) -> dict:
 @cached_figure
 def aggregation_figure(compared: pd.DataFrame) -> dict:
     """One point per answer: sum-then-normalise (x) against normalise-then-sum (y); answers
-    whose sign differs are drawn as vermillion crosses."""
+    whose sign differs are drawn as vermillion crosses (coinciding answers drawn once, at
+    most MAX_POINTS)."""
+    compared, _ = drawn_points(compared, ["sum then normalise", "normalise then sum"])
     flipped = compared["sign_changed"].to_numpy()
     data = []
     for mask, name, colour, symbol in (

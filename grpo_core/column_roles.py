@@ -1,0 +1,171 @@
+"""Which numeric columns of a log are rewards: the set whose aggregation gives its advantages.
+
+TRL names a reward column after its reward function and puts the columns a reward function
+logs with ``log_extra`` beside them (trl/trainer/grpo_trainer.py, the completions table;
+TRL 1.16.0), so a name says little: ``is_right`` is a reward, ``num_digits`` may not be.
+With an advantage column the evidence is the advantages themselves: every set of numeric
+columns is summed (or normalised then summed, GDPO) and the set whose advantages match is
+the reward set. Each column then has a role: "reward", "extra" (logged beside the rewards,
+not one of them) or "ignored" (the user's choice: not read).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+import numpy as np
+
+from grpo_core.inference import GDPO_EPS, RELATIVE_TOLERANCE, printed_rounding
+from grpo_core.log_grouping import BY_POSITION, block_codes, size_candidates, text_codes
+
+MAX_COLUMNS = 8
+"""Numeric columns searched at most (2^8 - 1 sets); with more, names decide."""
+SAMPLE_ROWS = 20_000
+"""Rows of the log the search reads: whole steps from the start, at least one step."""
+ROLES = ("reward", "extra", "ignored")
+
+
+@dataclass(frozen=True)
+class RewardFit:
+    """The reward set found (``choose_rewards``) and how close its advantages came."""
+
+    rewards: tuple[str, ...]
+    error: float
+    """Largest |logged - recomputed advantage| of the best aggregation, on the sample."""
+    matched: bool
+
+
+def sample_rows(steps: np.ndarray, limit: int = SAMPLE_ROWS) -> int:
+    """How many leading rows to search: whole steps up to ``limit`` rows (at least one)."""
+    change = np.flatnonzero(steps[1:] != steps[:-1]) + 1
+    ends = np.append(change, len(steps))
+    inside = ends[ends <= limit]
+    return int(inside[-1]) if inside.size else int(ends[0])
+
+
+def advantage_errors(rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, logged):
+    """The largest |logged - A| for each way of making A from the reward columns.
+
+    rewards: (N, F) columns; codes: (N,) group of each row; steps: (N,). Ways: their sum
+    normalised per group (mean, sample std + 1e-4), per step's batch std, or only centred
+    (Dr. GRPO); with F >= 2, GDPO too. Returns the smallest error over the ways.
+    """
+    total = rewards.sum(axis=1)
+    centred = total - _mean(total, codes)
+    ways = [
+        centred / (_std(total, codes) + 1e-4),
+        centred / (_std(total, text_codes(steps, steps)) + 1e-4),
+        centred,
+    ]
+    if rewards.shape[1] >= 2:
+        per = sum(
+            (rewards[:, f] - _mean(rewards[:, f], codes)) / (_std(rewards[:, f], codes) + 1e-4)
+            for f in range(rewards.shape[1])
+        )
+        batch = text_codes(steps, steps)
+        ways.append((per - _mean(per, batch)) / (_std(per, batch) + GDPO_EPS))
+    return min(float(np.nanmax(np.abs(a - logged))) for a in ways)
+
+
+def choose_rewards(
+    numeric: dict[str, np.ndarray],
+    codes: np.ndarray,
+    steps: np.ndarray,
+    advantage: np.ndarray,
+    named: tuple[str, ...],
+    *,
+    fixed: bool = False,
+) -> RewardFit:
+    """The set of ``numeric`` columns (name -> (N,) values) whose aggregation reproduces
+    ``advantage`` on the first whole steps; among sets that match, the one closest to the
+    columns ``named`` like rewards, then the smallest. No match: ``named`` unchanged."""
+    columns = list(numeric)[:MAX_COLUMNS]
+    n = sample_rows(steps)
+    logged = np.asarray(advantage[:n], dtype=np.float64)
+    tolerance = max(
+        RELATIVE_TOLERANCE * max(1.0, float(np.abs(logged).max())), printed_rounding(logged)
+    )
+    values = {c: np.asarray(numeric[c][:n], dtype=np.float64) for c in columns}
+    found = []
+    for size in [len(columns)] if fixed else range(1, len(columns) + 1):
+        for chosen in combinations(columns, size):
+            block = np.column_stack([values[c] for c in chosen])
+            error = advantage_errors(block, codes[:n], steps[:n], logged)
+            found.append((error > tolerance, len(set(chosen) ^ set(named)), size, error, chosen))
+    if not found:
+        return RewardFit(named, np.inf, False)
+    missed, _, _, error, chosen = min(found, key=lambda f: f[:4])
+    if missed:
+        return RewardFit(named, error, False)
+    return RewardFit(tuple(chosen), error, True)
+
+
+def column_roles(columns, numeric, rewards, ignored, taken) -> dict[str, str]:
+    """Each column's role: a role name for those ``taken`` (step, prompt, ...), "reward",
+    "ignored", or "extra" for the rest (numbers or text the trainer logged beside)."""
+    roles = {}
+    for c in columns:
+        if c in taken:
+            roles[c] = taken[c]
+        elif c in rewards:
+            roles[c] = "reward"
+        elif c in ignored:
+            roles[c] = "ignored"
+        else:
+            roles[c] = "extra" if c in numeric else "extra (text)"
+    return roles
+
+
+def fit_rewards_and_size(frame, values, codes, grouping, mapping):
+    """(codes, grouping, RewardFit): the reward set reproducing the advantages and, when K
+    was inferred from runs of one prompt text, the divisor of K that reproduces them best
+    (two groups of one prompt side by side make a run of 2K everywhere in a small file)."""
+    steps, advantage = frame["step"].to_numpy(), frame["advantage"].to_numpy()
+
+    def search(group_codes):
+        return choose_rewards(
+            values, group_codes, steps, advantage, mapping.rewards, fixed=mapping.chosen
+        )
+
+    if grouping.how != BY_POSITION or not grouping.inferred:
+        return codes, grouping, search(codes)
+    head = steps[: sample_rows(steps)]  # the search reads these rows only
+    tried = []
+    for size in size_candidates(grouping.size):
+        fit = search(codes if size == grouping.size else block_codes(head, size))
+        tried.append((not fit.matched, fit.error, -size, fit))
+    _, _, size, fit = min(tried, key=lambda t: t[:3])
+    if -size != grouping.size:
+        codes = block_codes(steps, -size)
+    return codes, replace(grouping, size=-size), fit
+
+
+def left_out_notes(roles: dict, fit: RewardFit | None) -> list[str]:
+    """A note per numeric column left out of the rewards (role "extra")."""
+    extra = [c for c, role in roles.items() if role == "extra"]
+    if not extra:
+        return []
+    why = (
+        "the logged advantages are reproduced without"
+        if fit is not None and fit.matched
+        else "its name is not a reward's, and the log has no advantage column to check"
+    )
+    return [
+        f"Column {c!r} holds numbers but is not counted as a reward: {why} it. "
+        "If it is a reward, give it the role reward under Columns."
+        for c in extra
+    ]
+
+
+def _mean(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.bincount(codes, x) / np.bincount(codes))[codes]
+
+
+def _std(x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    count = np.bincount(codes)
+    centred = x - _mean(x, codes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std = np.sqrt(np.bincount(codes, centred * centred) / (count - 1))
+    return np.nan_to_num(std, nan=0.0)[codes]
