@@ -197,4 +197,4 @@ if not wrong:
     st.success("Nothing: every answer was right.")
 for question in wrong:
     with st.container(border=True):
-        qw.answer_key(question, quiz.seed, qw.drill_for(quiz, question.id), PREFIX)
+        qw.answer_key(question, quiz.seed, qw.drill_for(quiz, question.id), prefix=PREFIX)

@@ -56,7 +56,7 @@ def test_the_end_review_shows_a_followups_partial_credit(store):
     at = at_the_end_with_a_partial_followup(store)
     question = next(q for q in BANK if q.id == QID)
     captions = texts(at, "caption")
-    assert any(c.startswith("Partly right") and QID in c for c in captions)
+    assert any(c.startswith("Partly right") for c in captions)  # cards show no ids
     markdown = "\n".join(texts(at, "markdown"))
     assert "**2 of 4 key points made** (counted 2/4 in your score)." in markdown
     assert markdown.count("Made: ") == 2 and markdown.count("Missed: ") == 2
