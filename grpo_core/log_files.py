@@ -90,6 +90,8 @@ def expand(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 def load_logs(files: list[tuple[str, bytes]], mapping: ColumnMap | None = None) -> LoadedLog:
     """Several files (name, bytes) of one run read as one log (see the module)."""
     files = expand(files)
+    if not files:
+        raise LogError("No file was given: choose one or more log files, or a .zip of them.")
     tables, first = [], None
     for name, data in files:
         try:

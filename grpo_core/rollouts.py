@@ -307,7 +307,8 @@ def _read_csv(data, mapping):
 
     try:
         sample = pd.read_csv(data, nrows=SNIFF_ROWS, sep=None, engine="python")
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as e:
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, csv.Error) as e:
+        # csv.Error: the sniffer finds no delimiter (binary or one-column text)
         raise LogError(f"This file is not a readable CSV table: {_first_line(e)}") from None
     if sample.empty:
         raise LogError("The file has a header but no rows.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import io
 import math
 import pkgutil
 
@@ -58,9 +59,28 @@ BY_NAME: dict[str, st.SearchStrategy] = {}
 for name in (
     "rewards", "values", "lengths", "advantages", "outcome", "outcome_rewards", "p",
     "logits", "pi", "answer_rewards", "answers", "uniforms", "x", "a", "ref", "mask",
-    "eps_values", "kl", "p_values",
+    "eps_values", "kl", "p_values", "logp", "old_logp", "ref_logp", "log_ratio", "steps",
+    "codes",
 ):  # fmt: skip
     BY_NAME[name] = arrays
+# Uploaded bytes: anything, and the shapes hostile files take (deep nesting, a BOM, a zip).
+BY_NAME["data"] = BY_NAME["raw"] = st.one_of(
+    st.binary(max_size=400),
+    st.sampled_from(
+        [b"", b"[" * 5000 + b"]" * 5000, b"\xef\xbb\xbfprompt,reward\n", b"PK\x03\x04",
+         b"\xff\xfe\x00p", b'{"a": [1, [2, [3]]]}\n' * 3, b"prompt,reward\na,1\na,0\n"]
+    ),
+)  # fmt: skip
+BY_NAME["head"] = BY_NAME["data"]  # the first bytes of an upload
+BY_NAME["files"] = st.lists(st.tuples(texts, BY_NAME["data"]), max_size=4)
+BY_NAME["file"] = st.builds(
+    lambda name, data: type("Upload", (io.BytesIO,), {"name": name})(data),
+    st.sampled_from(["log.csv", "log.jsonl", "log.parquet", "log.json", "log", "a.zip"]),
+    BY_NAME["data"],
+)  # a file as the uploader hands it over: binary, with a name
+BY_NAME["prompts"] = BY_NAME["keys"] = st.lists(labels, max_size=20).map(
+    lambda values: pd.Series(values, dtype=object)
+)
 # Token counts: any value, but no finite huge one (token_mask allocates (B, max length)).
 BY_NAME["lengths"] = st.one_of(
     st.lists(st.one_of(sizes, st.sampled_from([0.5, -1.5, math.nan, math.inf])), max_size=12),
@@ -71,19 +91,20 @@ for name in ("columns", "groups"):  # lists of lists of cells or numbers
     BY_NAME[name] = st.lists(st.lists(st.one_of(texts, floats), max_size=6), max_size=5)
 for name in (
     "eps", "std", "value", "gamma", "lam", "kl_coef", "mean", "format_bonus", "tol",
-    "expected", "params_billion", "pass_rate", "scale", "clip", "std_floor",
+    "expected", "params_billion", "pass_rate", "scale", "clip", "std_floor", "eps_low",
+    "eps_high", "mean_length", "epsilon_low", "epsilon_high", "delta", "beta", "step",
 ):  # fmt: skip
     BY_NAME[name] = st.one_of(floats, st.none())
 for name in ("ddof", "correct", "total", "chosen", "digits", "gap"):
     BY_NAME[name] = ints
 for name in (
     "group_size", "K", "num_prompts", "num_tokens", "points", "per_decade", "size",
-    "max_tokens", "max_responses", "max_prompts", "max_answers",
+    "max_tokens", "max_responses", "max_prompts", "max_answers", "k", "num_answers",
 ):  # fmt: skip
     BY_NAME[name] = sizes
 for name in (
     "text", "name", "convention", "loss_type", "kind", "answer_text", "mean_answer",
-    "std_answer", "progress", "cert_id", "band", "answer",
+    "std_answer", "progress", "cert_id", "band", "answer", "latex", "candidate",
 ):  # fmt: skip
     BY_NAME[name] = texts
 BY_NAME["group_ids"] = st.one_of(st.lists(labels, max_size=20), arrays, st.none())
