@@ -2,6 +2,7 @@
 """Set up and run the project with nothing but Python 3.11.
 
 python3 dev.py run     # create .venv, install, start the app on http://localhost:8501
+python3 dev.py run --with-model   # the same, with the real model's extra (torch, ~1 GB)
 python3 dev.py test    # create .venv, install test tools, Chromium, nginx,
                        # redis-server and zbarimg, run every test
 python3 dev.py bench   # run the benchmarks under bench/
@@ -38,7 +39,8 @@ def ensure_venv(requirements: str) -> None:
     if stamp.exists() and stamp.read_text() == digest:
         return
     print(f"installing {requirements}", flush=True)
-    subprocess.check_call([str(PY), "-m", "pip", "install", "-q", "-r", str(req)])
+    no_deps = ["--no-deps"] if req.stem.endswith("-nodeps") else []
+    subprocess.check_call([str(PY), "-m", "pip", "install", "-q", *no_deps, "-r", str(req)])
     stamp.write_text(digest)
 
 
@@ -141,9 +143,16 @@ def main(argv: list[str]) -> int:
     os.chdir(ROOT)
     if command == "run":
         ensure_venv("requirements.txt")
-        return subprocess.call([str(PY), "-m", "streamlit", "run", "app.py", *argv[1:]])
+        args = argv[1:]
+        if "--with-model" in args:  # the real-model extra (pages/real-model.py)
+            args.remove("--with-model")
+            ensure_venv("requirements-model.txt")
+            ensure_venv("requirements-model-nodeps.txt")
+        return subprocess.call([str(PY), "-m", "streamlit", "run", "app.py", *args])
     if command == "test":
         ensure_venv("requirements-dev.txt")
+        ensure_venv("requirements-model.txt")
+        ensure_venv("requirements-model-nodeps.txt")
         ensure_chromium()
         ensure_nginx()
         ensure_redis()
