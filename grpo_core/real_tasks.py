@@ -4,8 +4,8 @@ Three kinds of check, each a rule (no learned reward model), as in RL with verif
 rewards:
 - ``number``: the last number in the answer equals the expected one (``verifier.grade``
   with ``strict=False``: an ``Answer: <n>`` line wins, else the last number in the prose);
-- ``word``: the answer's first word, without punctuation, equals the expected word,
-  ignoring case;
+- ``word``: the expected word appears in the answer as a whole word, ignoring case
+  (the first such word is what the verifier read);
 - ``exact``: the whole answer, stripped of surrounding whitespace and one trailing period,
   is exactly the expected text (case counts): a format task.
 
@@ -50,10 +50,10 @@ TASKS = (
     Task("What is 3 + 4? Answer with a number.", "7", "number", "Arithmetic: 3 + 4"),
     Task("What is 6 + 7? Answer with a number.", "13", "number", "Arithmetic: 6 + 7"),
     Task(
-        "What is the capital of France? Answer with one word.",
-        "Paris",
+        "Which planet is the largest in the solar system? Answer with one word.",
+        "Jupiter",
         "word",
-        "One word: capital of France",
+        "One word: the largest planet",
     ),
     Task(
         "Write the word cat in capital letters. Reply with that word only.",
@@ -90,10 +90,9 @@ def grade(task: Task, answer: object) -> Verdict:
         g = verifier.grade(text, task.expected, strict=False)
         return _verdict(g.correct, g.extracted, task.expected, "the last number")
     if task.kind == "word":
-        m = _WORD_RE.search(text)
-        got = m.group(0) if m else None
-        ok = got is not None and got.casefold() == task.expected.casefold()
-        return _verdict(ok, got, task.expected, "the first word")
+        words = _WORD_RE.findall(text)
+        got = next((w for w in words if w.casefold() == task.expected.casefold()), None)
+        return _verdict(got is not None, got, task.expected, "the expected word")
     got = text.strip().removesuffix(".").strip()
     return _verdict(got == task.expected, got or None, task.expected, "the whole answer")
 
