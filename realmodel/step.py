@@ -90,7 +90,7 @@ def grpo_step(
             for p, s in zip(params, saved, strict=True):
                 p.copy_(s)
         model.zero_grad(set_to_none=True)
-    return StepResult(before, after, float(loss), mask.sum(axis=1), time.perf_counter() - start)
+    return StepResult(before, after, loss.item(), mask.sum(axis=1), time.perf_counter() - start)
 
 
 def moved_with_advantage(delta: np.ndarray, advantages: np.ndarray, threshold: float = 0.0):
