@@ -47,10 +47,11 @@ def token_logprobs(loaded: Loaded, prompt: str, answers: list[list[int]], temper
     mask = np.array([[1.0] * len(a) + [0.0] * (width - len(a)) for a in answers])
     batch = torch.tensor(rows)
     attention = torch.cat([torch.ones(len(answers), p), torch.tensor(mask)], dim=1).long()
-    logits = loaded.model(input_ids=batch, attention_mask=attention).logits
-    logits = logits[:, p - 1 : -1, :].float() / float(temperature)
-    logp = torch.log_softmax(logits, dim=-1)
-    return logp.gather(2, batch[:, p:, None])[..., 0], mask
+    logits = loaded.model(input_ids=batch, attention_mask=attention, logits_to_keep=width + 1)
+    logits = logits.logits[:, :-1, :].float() / float(temperature)  # (K, T, vocab)
+    # log softmax at the chosen token only: no second (K, T, vocab) tensor
+    chosen = logits.gather(2, batch[:, p:, None])[..., 0]
+    return chosen - torch.logsumexp(logits, dim=-1), mask
 
 
 def grpo_step(
@@ -81,6 +82,7 @@ def grpo_step(
             for p in params:
                 if p.grad is not None:
                     p.add_(p.grad, alpha=-lr)
+                    p.grad = None  # freed before the second forward pass
             after, _ = token_logprobs(loaded, prompt, answers, temperature)
         m = torch.as_tensor(mask, dtype=logp.dtype)
         before = (logp.detach() * m).sum(dim=1).double().numpy()

@@ -62,5 +62,5 @@ def test_one_step_moves_answers_with_their_advantage_and_restores_weights(loaded
         assert all(bool((b == a).all()) for b, a in zip(before, after, strict=True))
         m, c = step.moved_with_advantage(result.delta, adv, threshold=0.5)
         moved, counted = moved + m, counted + c
-    assert counted >= 12
-    assert moved >= 0.9 * counted
+    assert counted >= 6, f"only {counted} answers with |A| > 0.5 over three seeds"
+    assert moved >= 0.9 * counted, f"{moved} of {counted} moved with their advantage"
