@@ -27,6 +27,7 @@ class ModelService:
         self._loaded: model.Loaded | None = None
         self.error: str | None = None
         self._started = False
+        self._ready = threading.Event()
         self._lock = threading.Lock()
         self._turn = threading.Condition()
         self._queue: list[int] = []
@@ -47,6 +48,8 @@ class ModelService:
             self._loaded = self._loader()
         except Exception as error:  # shown on the page in words, never as a traceback
             self.error = f"The model could not be loaded: {error}"
+        finally:
+            self._ready.set()
 
     @property
     def loaded(self) -> model.Loaded | None:
@@ -72,8 +75,12 @@ class ModelService:
                     if on_wait is not None:
                         on_wait(self._queue.index(ticket))
                     self._turn.wait(timeout=0.5)
+            self.start_loading()
+            while not self._ready.wait(timeout=0.5):  # a job asked for during the load waits
+                if on_wait is not None:
+                    on_wait(0)
             if self._loaded is None:
-                raise RuntimeError(self.error or "The model is still loading.")
+                raise RuntimeError(self.error)
             return job(self._loaded)
         finally:
             with self._turn:

@@ -81,3 +81,14 @@ def test_rate_limit_counts_a_sliding_window():
     assert limit.wait_seconds() == 60
     now[0] = 61
     assert limit.wait_seconds() == 0
+
+
+def test_a_job_asked_for_during_the_load_waits_for_the_model():
+    def slow_loader():
+        time.sleep(0.3)
+        return "model"
+
+    svc = ModelService(loader=slow_loader)
+    waits = []
+    assert svc.run(svc.ticket(), lambda m: m, on_wait=waits.append) == "model"
+    assert waits and waits[0] == 0
