@@ -85,7 +85,7 @@ def test_rate_limit_counts_a_sliding_window():
 
 def test_a_job_asked_for_during_the_load_waits_for_the_model():
     def slow_loader():
-        time.sleep(0.3)
+        time.sleep(1.0)
         return "model"
 
     svc = ModelService(loader=slow_loader)
