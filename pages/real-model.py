@@ -28,13 +28,6 @@ if not live:
         "`scripts/sample_real_groups.py`. To sample live, start the app with "
         "`python3 dev.py run --with-model`."
     )
-elif svc.error:
-    st.error(svc.error)
-elif svc.loaded is None:
-    st.info(
-        "The model is loading in the background (about half a minute); the saved groups "
-        "below work meanwhile."
-    )
 
 # 1. The group ------------------------------------------------------------------------------
 st.subheader("1 · The group")
@@ -58,10 +51,11 @@ if mode == "saved":
     st.caption(rm.provenance_caption(provenance))
 else:
     svc.start_loading()
+    loading = st.empty()
     if svc.error:
-        st.error(svc.error)
+        loading.error(svc.error)
     elif svc.loaded is None:
-        st.info(
+        loading.info(
             "The model is loading in the background (half a minute to a minute); the saved "
             "groups work meanwhile, and a sample you ask for now starts once it is ready."
         )
@@ -93,11 +87,11 @@ else:
     if st.button("Sample K answers", type="primary", disabled=task is None, key="rm.sample"):
         st.session_state["rm.group"] = rm.sample_live(task, k, seed, temperature)
         st.session_state.pop("rm.delta", None)
+        if svc.loaded is not None:
+            loading.empty()  # loaded while this run waited for it
     group = st.session_state.get("rm.group")
     if group is None:
-        st.caption(
-            f"Each answer is up to {rm.MAX_NEW_TOKENS} new tokens; drawn together."
-        )
+        st.caption(f"Each answer is up to {rm.MAX_NEW_TOKENS} new tokens; drawn together.")
         st.stop()
     delta = st.session_state.get("rm.delta")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from realmodel import model
+from realmodel import groups, model
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
@@ -80,21 +80,29 @@ def test_saved_groups_in_the_browser(saved_only_url, browser, name, width, path)
 
 @pytest.mark.model
 @pytest.mark.skipif(not model.available(), reason="the real model's extra is not installed")
-def test_live_sampling_in_the_browser(app_url, browser):
+def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(app_url, browser):
+    """Live with the saved group's settings (6 + 7, K = 8, seed 0, temperature 0.8): the same
+    answers as scripts/sample_real_groups.py wrote, then one real step in the browser."""
+    saved = next(g for g in groups.load_committed()[1] if g.task.label.endswith("6 + 7"))
     context = browser.new_context(viewport={"width": 1440, "height": 3000})
     page = context.new_page()
     page.set_default_timeout(60_000)
     open_path(page, app_url, "/real-model")
     page.get_by_text("Sample live").click()
     settle(page)
-    slider = page.get_by_role("slider").first  # K answers
-    slider.focus()
-    slider.press("Home")  # K = 2, the quickest group
+    page.get_by_label("Task").click()
+    page.get_by_role("option", name=saved.task.label).click()
     settle(page)
     page.get_by_role("button", name="Sample K answers").click()
     page.wait_for_selector('[data-testid="stDataFrame"]', timeout=600_000)
     settle(page)
     assert_healthy(page)
-    assert " of 2 answers right" in main_text(page)
+    right = int(saved.rewards.sum())
+    assert f"{right} of 8 answers right" in main_text(page)
+    page.get_by_role("button", name="Take one real GRPO step").click()
+    page.get_by_text("moved in the direction of their advantage").wait_for(timeout=600_000)
+    settle(page)
+    assert_healthy(page)
+    page.wait_for_selector(".js-plotly-plot .main-svg")
     shot(page, "real_model_live_1440")
     context.close()
