@@ -39,7 +39,12 @@ def delta_figure(advantages: np.ndarray, delta: np.ndarray) -> dict:
         data,
         "Δ log p(answer) after one step, against its advantage",
         380,
-        xaxis={"title": "advantage A", "zeroline": True, "zerolinecolor": NEUTRAL},
+        xaxis={
+            "title": "advantage A",
+            "zeroline": True,
+            "zerolinecolor": NEUTRAL,
+            "range": [min(a.min(), 0.0) - 0.3, max(a.max(), 0.0) + 0.3],  # no point on an edge
+        },
         yaxis={"title": "Δ log p(answer) (nats)"},
         shapes=[hline(0.0, dash="dot", color=NEUTRAL)],
         showlegend=False,
