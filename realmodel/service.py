@@ -1,0 +1,122 @@
+"""One model per server process: loaded in the background, one job at a time, in a queue.
+
+``ModelService`` holds the model once it has loaded (a thread loads it, so the page is usable
+meanwhile), runs one generation or step at a time in arrival order (``position`` says how
+many jobs are ahead of a ticket: "2 ahead of you"), and caches groups per
+(prompt, K, seed, temperature). ``RateLimit`` caps how often one session may start a job.
+No streamlit here: the page keeps one ``ModelService`` per process and one ``RateLimit``
+per session.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from realmodel import model
+
+
+class ModelService:
+    """The process's model, its job queue and its group cache."""
+
+    def __init__(self, loader: Callable[[], model.Loaded] = model.load, cache_size: int = 64):
+        self._loader = loader
+        self._loaded: model.Loaded | None = None
+        self.error: str | None = None
+        self._started = False
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+        self._turn = threading.Condition()
+        self._queue: list[int] = []
+        self._tickets = itertools.count()
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_size = cache_size
+
+    def start_loading(self) -> None:
+        """Start the background load once; later calls do nothing."""
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._load, name="real-model-load", daemon=True).start()
+
+    def _load(self) -> None:
+        try:
+            self._loaded = self._loader()
+        except Exception as error:  # shown on the page in words, never as a traceback
+            self.error = f"The model could not be loaded: {error}"
+        finally:
+            self._ready.set()
+
+    @property
+    def loaded(self) -> model.Loaded | None:
+        return self._loaded
+
+    def ticket(self) -> int:
+        """Join the queue; the ticket is then passed to ``position`` and ``run``."""
+        with self._turn:
+            t = next(self._tickets)
+            self._queue.append(t)
+            return t
+
+    def position(self, ticket: int) -> int:
+        """How many jobs are ahead of ``ticket`` (0: it runs now or next)."""
+        with self._turn:
+            return self._queue.index(ticket) if ticket in self._queue else 0
+
+    def run(self, ticket: int, job: Callable[[model.Loaded], object], on_wait=None):
+        """Wait for ``ticket``'s turn (``on_wait(ahead)`` while waiting), then run ``job``."""
+        try:
+            with self._turn:
+                while self._queue[0] != ticket:
+                    if on_wait is not None:
+                        on_wait(self._queue.index(ticket))
+                    self._turn.wait(timeout=0.5)
+            self.start_loading()
+            while not self._ready.wait(timeout=0.5):  # a job asked for during the load waits
+                if on_wait is not None:
+                    on_wait(0)
+            if self._loaded is None:
+                raise RuntimeError(self.error)
+            return job(self._loaded)
+        finally:
+            with self._turn:
+                if ticket in self._queue:
+                    self._queue.remove(ticket)
+                self._turn.notify_all()
+
+    def cached(self, key: tuple):
+        """The cached value for ``key`` (prompt, K, seed, temperature), or None."""
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+            return None
+
+    def remember(self, key: tuple, value) -> None:
+        with self._lock:
+            self._cache[key] = value
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+
+class RateLimit:
+    """At most ``jobs`` jobs in any ``seconds``-long window (one per session)."""
+
+    def __init__(self, jobs: int = 6, seconds: float = 60.0, clock=time.monotonic):
+        self.jobs, self.seconds, self._clock = jobs, seconds, clock
+        self._times: list[float] = []
+
+    def wait_seconds(self) -> float:
+        """0 if a job may start now, else how long until one may."""
+        now = self._clock()
+        self._times = [t for t in self._times if now - t < self.seconds]
+        if len(self._times) < self.jobs:
+            return 0.0
+        return self.seconds - (now - self._times[0])
+
+    def record(self) -> None:
+        self._times.append(self._clock())

@@ -1,0 +1,108 @@
+"""In a real browser, both modes of "A real model's group": the saved groups on a server
+without the model (GRPO_REAL_MODEL=off), and live sampling with the real model."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from realmodel import groups, model
+from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def saved_only_url():
+    """A server of its own with live sampling off, as on a machine without the extra."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+            "--server.address", "127.0.0.1", "--server.headless", "true",
+            "--browser.gatherUsageStats", "false",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "GRPO_REAL_MODEL": "off"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2):
+                break
+        except OSError:
+            time.sleep(0.3)
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+
+
+def main_text(page) -> str:
+    return page.locator('[data-testid="stMain"]').inner_text()
+
+
+@pytest.mark.parametrize(
+    ("name", "width", "path"),
+    [
+        ("1440", 1440, "/real-model"),
+        ("390", 390, "/real-model"),
+        ("present", 1280, "/real-model?present=1"),
+    ],
+)
+def test_saved_groups_in_the_browser(saved_only_url, browser, name, width, path):
+    context = browser.new_context(viewport={"width": width, "height": 3000}, is_mobile=width < 500)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    open_path(page, saved_only_url, path)
+    settle(page)
+    assert_healthy(page)
+    text = main_text(page)
+    assert "python3 dev.py run --with-model" in text
+    assert "moved in the direction of their advantage" in text
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    assert page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+    )
+    shot(page, f"real_model_saved_{name}")
+    context.close()
+
+
+@pytest.mark.model
+@pytest.mark.skipif(not model.available(), reason="the real model's extra is not installed")
+def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(app_url, browser):
+    """Live with the saved group's settings (6 + 7, K = 8, seed 0, temperature 0.8): the same
+    answers as scripts/sample_real_groups.py wrote, then one real step in the browser."""
+    saved = next(g for g in groups.load_committed()[1] if g.task.label.endswith("6 + 7"))
+    context = browser.new_context(viewport={"width": 1440, "height": 3000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    open_path(page, app_url, "/real-model")
+    page.get_by_text("Sample live").click()
+    settle(page)
+    page.get_by_label("Task").click()
+    page.get_by_role("option", name=saved.task.label).click()
+    settle(page)
+    page.get_by_role("button", name="Sample K answers").click()
+    page.wait_for_selector('[data-testid="stDataFrame"]', timeout=600_000)
+    settle(page)
+    assert_healthy(page)
+    right = int(saved.rewards.sum())
+    assert f"{right} of 8 answers right" in main_text(page)
+    page.get_by_role("button", name="Take one real GRPO step").click()
+    page.get_by_text("moved in the direction of their advantage").wait_for(timeout=600_000)
+    settle(page)
+    assert_healthy(page)
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    shot(page, "real_model_live_1440")
+    context.close()

@@ -1,0 +1,51 @@
+"""The real-model page's figure: Δ log p(answer) after one step against the advantage.
+
+One point per answer; a point in the upper-right or lower-left quadrant moved in the
+direction of its advantage. Answer text never reaches the figure: points are numbered.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui.figures.common import cached_figure, figure, hline, sign_colour
+from ui.theme import NEUTRAL
+
+
+@cached_figure
+def delta_figure(advantages: np.ndarray, delta: np.ndarray) -> dict:
+    """Scatter of (A_i, Δ log p_i), numbered 1..K, with the zero lines."""
+    a = np.asarray(advantages, dtype=float)
+    d = np.asarray(delta, dtype=float)
+    numbers = [str(i + 1) for i in range(len(a))]
+    data = [
+        {
+            "type": "scatter",
+            "mode": "markers+text",
+            "x": a,
+            "y": d,
+            "text": numbers,
+            "textposition": "top center",
+            "marker": {
+                "size": 13,
+                "color": [sign_colour(v) for v in a],
+                "symbol": ["triangle-up" if v > 0 else "triangle-down" for v in a],
+            },
+            "hovertemplate": "answer %{text}: A = %{x:.3f}, Δ log p = %{y:.4f}<extra></extra>",
+            "name": "answers",
+        }
+    ]
+    return figure(
+        data,
+        "Δ log p(answer) after one step, against its advantage",
+        380,
+        xaxis={
+            "title": "advantage A",
+            "zeroline": True,
+            "zerolinecolor": NEUTRAL,
+            "range": [min(a.min(), 0.0) - 0.3, max(a.max(), 0.0) + 0.3],  # no point on an edge
+        },
+        yaxis={"title": "Δ log p(answer) (nats)"},
+        shapes=[hline(0.0, dash="dot", color=NEUTRAL)],
+        showlegend=False,
+    )

@@ -1,0 +1,171 @@
+"""The real-model page's parts: the process's model service, the session's rate limit,
+sampling and stepping with a visible queue and progress, and the group's table.
+
+Prompts and answers are shown as text (tables and st.text), never as markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from grpo_core import real_tasks
+from grpo_core.format import fmt, plural
+from realmodel import groups, model, service, step
+
+K_RANGE = (2, 16)
+MAX_NEW_TOKENS = 48
+LR = 1e-4
+
+
+def live_enabled() -> bool:
+    """The extra is installed and GRPO_REAL_MODEL is not "off" (the saved-groups mode)."""
+    return os.environ.get("GRPO_REAL_MODEL", "").lower() != "off" and model.available()
+
+
+@st.cache_resource(show_spinner=False)
+def model_service() -> service.ModelService:
+    """One service per server process; ``start_loading`` loads its model in the background
+    the first time a reader chooses live sampling."""
+    return service.ModelService()
+
+
+@st.cache_data(show_spinner=False)
+def committed() -> tuple[dict, list[groups.RealGroup]]:
+    return groups.load_committed()
+
+
+def rate_limit() -> service.RateLimit:
+    """This session's limit: 6 jobs a minute."""
+    return st.session_state.setdefault("rm.rate", service.RateLimit())
+
+
+def provenance_caption(p: dict) -> str:
+    versions = ", ".join(f"{k} {v}" for k, v in p["versions"].items())
+    return (
+        f"Sampled by {p['script']} on {p['date']} from {p['model_file']} "
+        f"(sha256 {p['model_sha256'][:16]}…), {p['sampling']}; {versions}."
+    )
+
+
+def group_table(group: groups.RealGroup) -> None:
+    """The K answers with reward, advantage and the verifier's reason, as plain text cells."""
+    frame = pd.DataFrame(
+        {
+            "#": range(1, len(group.answers) + 1),
+            "answer": list(group.answers),
+            "reward": group.rewards,
+            "advantage": group.advantages.round(3),
+            "verifier": [v.reason for v in group.verdicts],
+        }
+    )
+    st.dataframe(frame, hide_index=True, width="stretch", key="rm.table")
+    right = int(group.rewards.sum())
+    st.caption(
+        f"{right} of {plural(len(group.answers), 'answer')} right. Advantages as TRL's default: "
+        "(R − group mean) / (sample std + 1e-4)."
+    )
+
+
+def moved_sentence(delta: np.ndarray, advantages: np.ndarray) -> str:
+    """'N of K moved in the direction of their advantage', from the numbers."""
+    moved, counted = step.moved_with_advantage(delta, advantages)
+    if counted == 0:
+        return "Every advantage is 0: the step has no signal, and nothing is pushed."
+    return (
+        f"{moved} of {counted} answers with a nonzero advantage moved in the direction of their "
+        f"advantage (largest change {fmt(float(np.max(np.abs(delta))))} nats)."
+    )
+
+
+def _wait(svc: service.ModelService, ticket: int, note) -> None:
+    ahead = svc.position(ticket)
+    if ahead:
+        note.info(f"Waiting: {ahead} ahead of you. One generation or step runs at a time.")
+    elif svc.loaded is None and svc.error is None:
+        note.info("Waiting for the model to finish loading.")
+
+
+def _admitted() -> bool:
+    wait = rate_limit().wait_seconds()
+    if wait > 0:
+        st.warning(f"Too many runs in a minute: try again in {int(wait) + 1} s.")
+        return False
+    rate_limit().record()
+    return True
+
+
+def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
+    """The group for these settings, from the cache or sampled now with a progress bar."""
+    svc = model_service()
+    key = (task.prompt, task.expected, task.kind, k, seed, temperature)
+    hit = svc.cached(key)
+    if hit is not None or not _admitted():
+        return hit
+    note, bar = st.empty(), st.progress(0.0, text=f"0 of {k} answers")
+    ticket = svc.ticket()
+    _wait(svc, ticket, note)
+
+    done: list[int] = []
+
+    def arrived(i: int, ids: list[int]) -> None:
+        note.empty()
+        done.append(i)
+        bar.progress(len(done) / k, text=f"{len(done)} of {k} answers: answer {i + 1} is in")
+
+    def job(loaded: model.Loaded):
+        ids = model.sample_answers(
+            loaded,
+            task.prompt,
+            k,
+            seed=seed,
+            temperature=temperature,
+            max_new_tokens=MAX_NEW_TOKENS,
+            on_answer=arrived,
+        )
+        texts = tuple(model.decode(loaded, a) for a in ids)
+        return groups.RealGroup(
+            task, texts, seed, temperature, MAX_NEW_TOKENS, tuple(map(tuple, ids))
+        )
+
+    try:
+        group = svc.run(ticket, job, on_wait=lambda ahead: _wait(svc, ticket, note))
+    except RuntimeError as error:
+        st.error(str(error))
+        return None
+    finally:
+        bar.empty()
+    svc.remember(key, group)
+    return group
+
+
+def step_live(group: groups.RealGroup) -> np.ndarray | None:
+    """Δ log p of one real step on ``group`` (weights restored afterwards), or None."""
+    if not _admitted():
+        return None
+    svc = model_service()
+    note = st.empty()
+    ticket = svc.ticket()
+    _wait(svc, ticket, note)
+    try:
+        with st.spinner("One GRPO step: log-probs, loss, backward, SGD, log-probs again…"):
+            result = svc.run(
+                ticket,
+                lambda loaded: step.grpo_step(
+                    loaded,
+                    group.task.prompt,
+                    [list(t) for t in group.token_ids],
+                    group.advantages,
+                    temperature=group.temperature,
+                    lr=LR,
+                ),
+                on_wait=lambda ahead: _wait(svc, ticket, note),
+            )
+    except RuntimeError as error:
+        st.error(str(error))
+        return None
+    note.empty()
+    return result.delta
