@@ -45,7 +45,8 @@ from bench.stclient import Session  # noqa: E402
 from deploy.run import Deployment, free_port, start_app, wait_healthy  # noqa: E402
 from practice.store import open_store  # noqa: E402
 
-CHOICE = "Multiple choice · choice-which-rewards"
+CHOICE = "(choice-which-rewards)"
+"""The picker's option for this question ends with its id."""
 SETUPS = {
     "sqlite": ("one server, SQLite", 60, 1000.0),
     "redis": ("two replicas, Redis", 150, 2000.0),
@@ -149,7 +150,7 @@ async def lecturer(base: str, store, n: int, rounds: int, tally: Tally, ready, f
     for r in range(1, rounds + 1):
         if r > 1:
             await tab.click("cls.reveal")
-        await tab.set("cls.question", CHOICE)
+        await tab.set("cls.question", tab.option_ending("cls.question", CHOICE))
         await tab.click("cls.open")
         seen = tally.counts.setdefault(r, [])
         until = time.monotonic() + 60

@@ -161,6 +161,17 @@ class Session:
         """What the browser sends when a ``run_every`` fragment is due: a run of it alone."""
         return await self._run(page_name="", page_hash=self.page_hash, fragment_id=fragment_id)
 
+    def option_ending(self, key: str, suffix: str) -> str:
+        """The label of the selectbox or radio ``key``'s option that ends with ``suffix``
+        (the class picker's labels end with the question id: "… (choice-which-rewards)")."""
+        if self.last is None or key not in self.last.widgets:
+            raise ProtocolError(f"no widget with key {key!r} on the page")
+        options = list(self.last.widgets[key][1].options)
+        found = [o for o in options if o.endswith(suffix)]
+        if len(found) != 1:
+            raise ProtocolError(f"{key}: {len(found)} options end with {suffix!r}")
+        return found[0]
+
     def widget_state(self, key: str, value, *, trigger: bool = False) -> WidgetState:
         if self.last is None or key not in self.last.widgets:
             raise ProtocolError(f"no widget with key {key!r} on the page")

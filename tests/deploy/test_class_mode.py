@@ -15,7 +15,8 @@ from practice.store import open_store
 from tests.deploy.test_proxy import cookie_for, run_async
 
 pytestmark = [pytest.mark.deploy, pytest.mark.xdist_group("deploy")]
-CHOICE = "Multiple choice · choice-which-rewards"
+CHOICE = "(choice-which-rewards)"
+"""The picker's option for this question ends with its id."""
 
 
 async def join(deployment, cookie: str, code: str, name: str) -> Session:
@@ -57,7 +58,7 @@ def test_students_on_both_replicas_and_a_replica_lost_mid_round(deployment):
         cookies = [one, two, one, two, one, two]
         students = [await join(deployment, c, code, f"s{i}") for i, c in enumerate(cookies)]
         assert {s.response_headers["x-replica"] for s in students} == {"1", "2"}
-        await lecturer.set("cls.question", CHOICE)
+        await lecturer.set("cls.question", lecturer.option_ending("cls.question", CHOICE))
         await lecturer.click("cls.open")
         for i, tab in enumerate(students[:5]):  # the sixth student's vote is still in flight
             await vote(tab, 1, "AB"[i % 2])
