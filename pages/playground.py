@@ -112,7 +112,11 @@ with st.expander("What happens to every prompt", expanded=len(trace.labels) > 1)
     for i, label in enumerate(prompt_labels):
         st.markdown(f"**{label}.** {describe_group(trace, i)}")
 
-if st.toggle("Several reward functions: sum first or normalise first (GDPO)", key="pg.multi"):
+if st.toggle(
+    "Several reward functions: sum first or normalise first (GDPO)",
+    key="pg.multi",
+    bind="query-params",
+):
     st.markdown(lab.words("multi_reward", "intro"))
     collapse = [(1.0, 0.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # (correct, formatted)
     start = pd.DataFrame(collapse * (len(rewards) // 4) + collapse[: len(rewards) % 4])

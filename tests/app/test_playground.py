@@ -171,6 +171,13 @@ def test_several_rewards_mode_shows_gdpos_collapse():
     assert len(at.get("plotly_chart")) == 3
 
 
+def test_a_link_opens_the_several_rewards_mode_and_keeps_it():
+    at = open_page(PAGE, query={"pg.multi": "true"})
+    assert not at.exception
+    assert at.toggle(key="pg.multi").value
+    assert len(at.get("plotly_chart")) == 3, "the GDPO comparison is drawn"
+
+
 @pytest.mark.parametrize("convention", ["nemo-rl", "reinforce-pp"])
 def test_the_new_conventions_run_in_the_playground(convention):
     at = open_page(PAGE, query={"c": convention})
