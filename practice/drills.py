@@ -101,7 +101,7 @@ _CONVENTION_WORDS = {  # {ddof}, {eps} and {clip} are read from grpo_core.conven
     "eps = ${eps}$; the result clipped to ±{clip} as OpenRLHF clips its reward, "
     "its later per-token KL penalty left out)",
     "dr-grpo": "Dr. GRPO (centre on the group mean, no division)",
-    "rloo": "RLOO (baseline: the mean of the other K - 1 rewards, no division)",
+    "rloo": "RLOO (baseline: the mean of the other K - 1 rewards, no division; KL weight beta = 0)",
     "zscore": "the textbook z-score (population std with ddof = {ddof}, no eps)",
 }
 
