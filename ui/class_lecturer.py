@@ -29,11 +29,8 @@ from practice.class_results import RoundAnswers, result_rows, results_csv
 from practice.class_round import (
     ASKABLE_KINDS,
     RoundSpec,
-    decode_spec,
-    drill_of,
     grade_answer,
     new_spec,
-    shown_order,
 )
 from practice.store.base import ClassSession, ClassStore, Round
 from ui import class_projector as room
@@ -135,13 +132,9 @@ def _open_asked(store: ClassStore, code: str) -> None:
 def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     """The current round: its question, the buttons of the next step, and what is revealed."""
     code = session.code
-    spec = decode_spec(r.question)
-    question = qw.by_id().get(spec.question_id) if spec else None
-    if question is None:
-        st.warning("This round's question is not in this server's bank.")
+    if (shown := view.shown_round(r)) is None:
         return
-    drill = drill_of(question, spec.seed)
-    order = shown_order(question, spec)
+    spec, question, drill, order = shown
     st.markdown(f"**{room.round_title(r, question, spec.group)}**")
     view.prompt(question, drill, order)
     b1, b2 = st.columns(2)

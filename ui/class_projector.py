@@ -21,7 +21,7 @@ from grpo_core.format import fmt
 from practice.class_group import room_group
 from practice.class_link import join_query
 from practice.class_qr import qr_png
-from practice.class_round import decode_spec, distribution, drill_of, grade_answer, shown_order
+from practice.class_round import distribution, grade_answer
 from practice.store.base import ClassSession, ClassStore, Round, UnknownSession
 from ui import class_round_view as view
 from ui import present
@@ -233,13 +233,9 @@ def room_view(store: ClassStore, code: str) -> None:
             st.title("Join now: the first question appears in a moment")
             count(store, code, None)
             return
-        spec = decode_spec(r.question)
-        question = qw.by_id().get(spec.question_id) if spec else None
-        if question is None:
-            st.warning("This round's question is not in this server's bank.")
+        if (shown := view.shown_round(r)) is None:
             return
-        drill = drill_of(question, spec.seed)
-        order = shown_order(question, spec)
+        spec, question, drill, order = shown
         st.title(round_title(r, question, spec.group))
         short = all(len(o.text) <= SHORT_OPTION_CHARS for o in question.options)
         view.prompt(question, drill, order, columns=2 if short else 1)

@@ -11,12 +11,31 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from practice.class_round import OPTION_LETTERS, encode_blanks
+from practice.class_round import (
+    OPTION_LETTERS,
+    RoundSpec,
+    decode_spec,
+    drill_of,
+    encode_blanks,
+    shown_order,
+)
 from practice.drills import Drill
 from practice.grading import MAX_NUMBER_CHARS
 from practice.questions import Question
-from practice.store.base import MAX_ANSWER_CHARS
+from practice.store.base import MAX_ANSWER_CHARS, Round
 from ui import quiz_feedback as fb
+from ui import quiz_widgets as qw
+
+
+def shown_round(r: Round) -> tuple[RoundSpec, Question, Drill | None, list[int]] | None:
+    """(spec, question, drill, option order) of round ``r`` as every screen shows it; None,
+    after saying so, when its question is not in this server's bank."""
+    spec = decode_spec(r.question)
+    question = qw.by_id().get(spec.question_id) if spec else None
+    if question is None:
+        st.warning("This round's question is not in this server's bank.")
+        return None
+    return spec, question, drill_of(question, spec.seed), shown_order(question, spec)
 
 
 def prompt(

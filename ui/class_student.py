@@ -19,7 +19,7 @@ from grpo_core.format import signed
 from practice.class_group import room_group, why
 from practice.class_link import PENDING_PARAM, TOKEN_PARAM
 from practice.class_results import shown_answer
-from practice.class_round import decode_spec, drill_of, grade_answer, shown_order
+from practice.class_round import grade_answer
 from practice.store.base import (
     MAX_ANSWER_CHARS,
     MAX_NICKNAME_CHARS,
@@ -169,13 +169,9 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     if r is None:
         st.info("You're in. The first question appears here as soon as the lecturer opens it.")
         return
-    spec = decode_spec(r.question)
-    question = qw.by_id().get(spec.question_id) if spec else None
-    if question is None:
-        st.warning("This round's question is not available on this server.")
+    if (shown := view.shown_round(r)) is None:
         return
-    drill = drill_of(question, spec.seed)
-    order = shown_order(question, spec)
+    spec, question, drill, order = shown
     answers = store.answers(code, r.number)
     mine = next((a for a in answers if a.token == token), None)
     title = "Vote again" if r.revote_of else f"Question {r.number}"
