@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import signal
+import subprocess
 
 import pytest
 
@@ -22,6 +23,17 @@ pytestmark = pytest.mark.e2e
 SECRET = "class-outage-e2e-secret-0123456789abcdef"
 
 
+def stop(process) -> None:
+    """Stop a streamlit process: SIGTERM, then SIGKILL when it has not exited in 20 s (a
+    server with open websockets and polling fragments can outlast its grace time)."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=20)
+
+
 @pytest.fixture
 def redis_app(tmp_path):
     """(app URL, RedisServer): one streamlit whose store is a real append-only Redis."""
@@ -31,8 +43,7 @@ def redis_app(tmp_path):
     port = free_port()
     app = start_streamlit(port, env={"GRPO_STORE": redis.url, "GRPO_CERT_SECRET": SECRET})
     yield f"http://127.0.0.1:{port}", redis
-    app.terminate()
-    app.wait(timeout=20)
+    stop(app)
     redis.stop()
 
 
@@ -115,5 +126,4 @@ def test_a_phone_rides_out_a_restart_of_the_single_sqlite_server(tmp_path, brows
         assert store.tally(session.code, 1) == {"2": 1}
     finally:
         context.close()
-        app.terminate()
-        app.wait(timeout=20)
+        stop(app)
