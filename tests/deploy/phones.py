@@ -14,8 +14,11 @@ import re
 import time
 
 from bench.stclient import Session
+from practice.class_round import decode_spec
 
-COUNT = re.compile(r"^(\d+) of (\d+)$")
+COUNT = re.compile(r"^(?:.*Answers: <b>)?(\d+) of (\d+)(?:</b>.*)?$")
+"""A count: the lecturer's metric ("3 of 6") or the projector's line ("Answers: <b>3 of 6</b>")."""
+RECEIPT = "Your answer is in. You voted **{}**"
 LETTERS = "ABCDEF"
 
 
@@ -29,6 +32,8 @@ class Tab:
         self.name = name
         self.session: Session | None = None
         self.last = None
+        self.fragment_runs: list = []
+        """The polling fragments' runs since the last full run, the newest last (a few)."""
         self.tracebacks: list[str] = []
         self.reconnects = 0
 
@@ -36,8 +41,11 @@ class Tab:
         self.tracebacks += [f"{self.name}: {e}" for e in run.exceptions]
         if run.query_string is not None:
             self.query = run.query_string
-        if not run.fragment:
+        if run.fragment:
+            self.fragment_runs = [*self.fragment_runs[-7:], run]
+        else:
             self.last = run
+            self.fragment_runs.clear()
         return run
 
     async def open(self, deadline: float = 120) -> None:
@@ -107,10 +115,13 @@ class Tab:
         return "Reconnecting" in self.text()
 
     def count(self) -> tuple[int, int] | None:
-        """The projector's live count ("3 of 6"), if drawn."""
-        for kind, e in self.last.elements if self.last else ():
-            if kind == "metric" and (m := COUNT.match(e.body)):
-                return int(m[1]), int(m[2])
+        """The live count ("3 of 6"), if drawn: the newest of the polling fragments' runs
+        (the projector screen is one fragment), else the last full run's."""
+        runs = [*reversed(self.fragment_runs), self.last]
+        for run in runs:
+            for kind, e in run.elements if run else ():
+                if kind in ("metric", "markdown") and (m := COUNT.match(e.body)):
+                    return int(m[1]), int(m[2])
         return None
 
 
@@ -137,14 +148,12 @@ class Phone(Tab):
     def pending(self) -> bool:
         return "pending=" in self.query
 
-    def acknowledged(self) -> bool:
-        """The app confirmed the vote: nothing pending, no "reconnecting", a receipt shown."""
+    def acknowledged(self, letter: str) -> bool:
+        """The app confirmed the vote for ``letter``: nothing pending, no "reconnecting",
+        and the receipt names that letter (the phone always shows the stored vote, so a
+        receipt of an earlier letter means this one never reached the store)."""
         text = self.text()
-        return (
-            not self.pending()
-            and "Reconnecting" not in text
-            and ("Your answer is in" in text or "You voted" in text)
-        )
+        return not self.pending() and "Reconnecting" not in text and RECEIPT.format(letter) in text
 
     async def vote(self, number: int, letter: str) -> bool:
         """Pick ``letter`` in round ``number`` and tap Send; whether it was acknowledged."""
@@ -160,7 +169,7 @@ class Phone(Tab):
             return await s.click(f"cls.send.{number}")
 
         await self.act(tap)
-        ok = self.acknowledged()
+        ok = self.acknowledged(letter)
         if ok:
             self.acked.append(letter)
         self.unacked = not ok
@@ -174,15 +183,22 @@ class Phone(Tab):
             return not tab.pending() and not tab.reconnecting()
 
         ok = await self.follow(done, seconds)
-        if ok and self.unacked and self.acknowledged():
+        if ok and self.unacked and self.acknowledged(self.cast[-1]):
             self.acked.append(self.cast[-1])  # the resent vote's receipt
             self.unacked = False
         return ok
 
 
 def answer_letters(store, code: str, number: int) -> dict[str, str]:
-    """label -> the letter stored for round ``number`` (choice answers are option indices)."""
-    return {a.label: LETTERS[int(a.answer)] for a in store.answers(code, number)}
+    """label -> the letter the phones showed for the answer stored in round ``number``
+    (a choice is stored as its option's bank index; the round's order letters them)."""
+    r = next(r for r in store.rounds(code) if r.number == number)
+    order = decode_spec(r.question).order
+
+    def letter(index: int) -> str:
+        return LETTERS[order.index(index) if order else index]
+
+    return {a.label: letter(int(a.answer)) for a in store.answers(code, number)}
 
 
 async def gather(*coroutines):
