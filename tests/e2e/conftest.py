@@ -300,6 +300,7 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     35 px high), open its editor with Enter, replace the text, commit with Enter.
     """
     grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.locator("[role=columnheader]").nth(1).wait_for(state="attached")  # drawn: count them
     box = grid.bounding_box()
     header = row_height = 35
     index_width = 64
@@ -308,7 +309,8 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     x = box["x"] + index_width + width * (column + 0.5)
     y = box["y"] + header + row_height * (row + 0.5)
     page.mouse.click(x, y)
-    page.keyboard.press("Enter")  # open the cell's editor
+    grid.locator("[role=gridcell][aria-selected=true]").wait_for(state="attached")
+    page.keyboard.press("Enter")  # open the cell's editor (once the grid has the selection)
     page.locator(GRID_EDITOR).first.wait_for()
     page.keyboard.press("Control+A")
     page.keyboard.type(text, delay=20)

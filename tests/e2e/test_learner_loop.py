@@ -102,7 +102,7 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, browser, 
     context, page = new_page(browser, viewport)
     open_path(page, app_url, "/quiz")
     main = page.locator('[data-testid="stMain"]')
-    main.locator('[data-testid="stExpander"] summary', has_text="New quiz").first.click()
+    main.locator('[data-testid="stExpander"] summary', has_text="New practice quiz").first.click()
     kinds = main.locator('[data-testid="stMultiSelect"]').filter(has_text="Kinds")
     kinds.wait_for()
     option = page.get_by_role("option").filter(has_text="Interviewer follow-up").first

@@ -207,8 +207,9 @@ def test_review_of_missed_items_and_retry(practice_url, store_url, page):
     settle(page)
     assert_healthy(page)
     assert page.locator(".katex-error").count() == 0
-    missed = main.locator('[data-testid="stCaptionContainer"]', has_text="Missed")
-    assert missed.count() == len(quiz.order[::10])
+    missed = len(quiz.order[::10])  # 7 of 69 since issue 22: 62 of 69 passes
+    missed_cards = main.locator('[data-testid="stCaptionContainer"]', has_text="Missed")
+    assert missed_cards.count() == missed
     assert main.get_by_label("Name on the certificate").count() == 0  # practice: none
     shot(page, "quiz_review")
     main.get_by_role("button", name=f"Retry what I missed ({missed})").click()
