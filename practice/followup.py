@@ -18,8 +18,8 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   ``negated = true`` the last group must be negated instead, or follow a verb of leaving
   out ("skips", "drops", "omits"): the point is a denial ("RLOO does *not* divide by the
   std");
-- the direction holds: with ``actor``, the nearest actor or rival named before the first
-  group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
+- the direction holds: with ``actor``, the nearest actor or rival named before (or at)
+  each group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
   ``or_actor`` names who ``or_needs`` is about when that is another actor (the point's
   other half: "numpy defaults to ddof 0, torch to ddof 1");
@@ -60,7 +60,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORECASE)
 _CLAUSE_SPLIT = re.compile(
-    r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which)\b"
+    r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
 )
 _STRONG_NEGATORS = re.compile(
     r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
@@ -277,13 +277,13 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 
 def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: int) -> bool:
     """Whether the nearest actor or rival (``actors``: both, phrasings) named before
-    ``start`` is an actor, or none is named."""
+    ``start``, or at it (the phrasing names the actor itself), is an actor, or none is."""
     actor, rivals = actors
     if not actor:
         return True
     named = [(s, True) for p in actor for s in find(p, toks)]
     named += [(s, False) for p in rivals for s in find(p, toks)]
-    before = [(span[1], is_actor) for span, is_actor in named if span[1] <= start]
+    before = [(span[0], is_actor) for span, is_actor in named if span[0] <= start]
     return max(before)[1] if before else True
 
 
@@ -317,7 +317,7 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
                     sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
                 )
                 == (point.negated and g == last)
-                and (g > 0 or _bound_right(actors, toks, s[0]))
+                and _bound_right(actors, toks, s[0])
             ]
             apart = [s for s in ok if not any(s[0] < b and a < s[1] for a, b in chosen)]
             if not apart:

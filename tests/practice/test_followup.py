@@ -246,6 +246,46 @@ def test_symbol_and_word_forms_of_k_minus_1_match(k_minus_1):
     assert hits(RLOO, f"RLOO uses the mean of the other {k_minus_1} rewards.")[0]
 
 
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("float32 has only about 7 significant digits, unlike float64.", True),
+        ("Float64 has about 7 significant digits, float32 about 16.", False),
+    ],
+)
+def test_direction_every_concept_is_bound_to_the_actor_named_before_it(answer, made):
+    assert hits("followup-float32", answer)[0] is made
+
+
+def test_a_clause_ends_at_because():
+    answer = "Identical rewards get huge advantages because the std is 0."
+    assert not hits("followup-identical-rewards", answer)[0]
+    assert hits("followup-identical-rewards", "Identical rewards give advantages of 0.")[0]
+
+
+def test_over_is_a_fraction_only_between_symbols():
+    answer = "The advantage is constant over every token of the answer."
+    assert hits("followup-no-critic", answer)[0]
+    assert hits(RLOO, "RLOO's advantage is K over K-1 times GRPO's centred reward.")[1]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It's the std: one side uses the population std and the other the sample std.",
+        "ddof=0 vs ddof=1, np.std vs torch.std.",
+    ],
+)
+def test_blaming_the_std_convention_blames_the_divisor(answer):
+    assert hits("followup-factor", answer)[0]
+
+
+def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula():
+    answer = "Sample K answers, reward them, z-score the rewards within the group."
+    assert hits("followup-walkthrough", answer)[1:3] == (True, True)
+    assert not hits("followup-walkthrough", "Sample K answers and reward them.")[1]
+
+
 def test_the_bank_reads_actor_rivals_or_actor_and_negated(tmp_path):
     text = """
 [[question]]
