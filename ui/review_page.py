@@ -4,8 +4,9 @@ Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` un
 ``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
 ``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
 ``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
-``review.fresh``. The attempt is recorded (``practice.review.record_attempt``) when the
-learner saves its rating, so an overridden rating is the one FSRS sees.
+``review.fresh``, ``review.flags_export``. The attempt is recorded
+(``practice.review.record_attempt``) when the learner saves its rating, so an overridden
+rating is the one FSRS sees.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from content.citations import cite
 from practice import review
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
+from practice.flags import export_flags
 from practice.mastery import recall_by_day, teaching_pages, topics_of, weakest_topics
 from practice.questions import TOPICS, Question
 from practice.store.base import Attempt, StoreRefusal
@@ -217,6 +220,43 @@ def mastery(attempts: list[Attempt]) -> None:
     pages = teaching_pages()
     for t in weak:
         nav.link(pages[t.topic], f"{TOPICS[t.topic]}: {t.recall:.0%} of {t.answered} recalled")
+
+
+# --- flags ----------------------------------------------------------------------------------
+
+
+def flags(key: str) -> None:
+    """The answers the learner flagged ("I made this point"), and their export."""
+    kept = class_store().flags(key)
+    if not kept:
+        st.caption(
+            "None yet. In a quiz's end review or the interview drill, tick \"I made this "
+            'point" on a key point the grader missed: it is kept here.'
+        )
+        return
+    st.caption(
+        "The key points you say your answers make and the grader did not credit. They never "
+        "change a score, a card's schedule or a certificate; exported, they help the next "
+        "round of the grader's evaluation."
+    )
+    questions = {q.id: q for q in qw.bank()}
+    for n, f in enumerate(kept):
+        question = questions.get(f.question)
+        with st.container(border=True, key=f"review.flag.{n}"):
+            st.markdown(question.prompt if question else "A question no longer in the bank.")
+            for p in f.flagged:
+                if question and p <= len(question.key_points):
+                    st.markdown(f":orange[:material/flag:] {cite(question.key_points[p - 1].text)}")
+            st.caption("Your answer:")
+            st.text(f.text)
+    st.download_button(
+        f"Export my flags ({len(kept)} answers, TOML)",
+        export_flags(kept),
+        file_name="grpo-followup-flags.toml",
+        mime="application/toml",
+        key="review.flags_export",
+        on_click="ignore",
+    )
 
 
 # --- the learner's data --------------------------------------------------------------------

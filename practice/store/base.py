@@ -52,6 +52,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
+from practice import flags
+from practice.flags import Flag
+
 JOIN_ALPHABET = "ABCDFGHJKMNPQRSTUVWXYZ23456789"
 """Join-code letters: no 0/O, 1/I/L, so a code read off a projector is typed right; no E,
 so no code reads as a number in exponent form ("2E9999" would be an infinite float)."""
@@ -78,6 +81,8 @@ MAX_QUESTION_ID_CHARS = 40
 """A bank id is at most 40 characters (``practice.bank``)."""
 MAX_CARD_CHARS = 1000
 """A stored card state (JSON of an FSRS card) is a few hundred characters."""
+MAX_FLAGS = 500
+"""Flagged answers kept for one learner; more are refused."""
 RATINGS = (1, 2, 3, 4)
 """FSRS ratings: 1 Again, 2 Hard, 3 Good, 4 Easy."""
 QUIZ_ID_BYTES = 16
@@ -295,6 +300,14 @@ class LearnerStore(Protocol):
     def delete_learner(self, key: str) -> None:
         """Delete the learner and everything stored under the key; unknown keys are ignored."""
 
+    def set_flag(self, key: str, flag: Flag) -> None:
+        """Keep the learner's flag of one answer (``practice.flags``; the same question and
+        text replace it), or remove it when nothing is flagged. TextRefused beyond
+        ``MAX_FLAGS`` or out of bounds. Flags score nothing; ``replace_progress`` keeps them."""
+
+    def flags(self, key: str) -> list[Flag]:
+        """The learner's flags, oldest first."""
+
 
 class UnknownQuiz(StoreRefusal):
     def __init__(self):
@@ -390,6 +403,14 @@ def check_attempt(attempt: Attempt) -> Attempt:
     if a.rating not in RATINGS or isinstance(a.rating, bool):
         raise TextRefused(f"An attempt's rating must be one of {RATINGS}.")
     return a
+
+
+def flag_text(flag: Flag) -> str:
+    """The flag as the JSON text both backends keep; TextRefused when out of bounds."""
+    try:
+        return flags.to_json(flag)
+    except ValueError as err:
+        raise TextRefused(f"This flag cannot be kept: {err}") from err
 
 
 def card_text(question_id: str, state: Mapping) -> str:

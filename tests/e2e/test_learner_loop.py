@@ -140,7 +140,7 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, browser, 
     flag = main.get_by_text("I made this point").first
     flag.scroll_into_view_if_needed()
     flag.click()
-    main.get_by_text(re.compile("Flagged: kept for the grader")).wait_for()
+    main.get_by_text(re.compile("Flagged: kept for this session")).wait_for()
     settle(page)
     main.get_by_text("2 of 4 key points made").scroll_into_view_if_needed()
     shot(page, f"loop_quiz_end_review_{viewport['width']}")
