@@ -4,7 +4,7 @@ Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` un
 ``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
 ``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
 ``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
-``review.fresh``, ``review.flags_export``. The attempt is recorded
+``review.fresh``, ``review.flags_export``, ``review.fit``. The attempt is recorded
 (``practice.review.record_attempt``) when the learner saves its rating, so an overridden
 rating is the one FSRS sees.
 """
@@ -19,7 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from content.citations import cite
-from practice import review
+from practice import review, review_fit
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
 from practice.flags import export_flags
@@ -261,6 +261,33 @@ def flags(key: str) -> None:
 
 # --- the learner's data --------------------------------------------------------------------
 
+_FIT = "review.fit_result"
+"""(number of attempts fitted on, ``review_fit.Fit``) of the last fit in this session."""
+
+
+def _fit(attempts: list[Attempt]) -> None:
+    with st.spinner("Fitting your FSRS parameters (this can take a minute)…"):
+        st.session_state[_FIT] = (len(attempts), review_fit.fit_parameters(attempts))
+
+
+def fsrs_fit(attempts: list[Attempt]) -> None:
+    """The learner's own FSRS parameters: fitted on request when PyTorch is here and enough
+    reviews exist; otherwise why not, in plain words."""
+    st.markdown("**Your own FSRS parameters**")
+    reviews = review_fit.countable_reviews(attempts)
+    if not review_fit.optimizer_available() or reviews < review_fit.MIN_REVIEWS:
+        st.caption(review_fit.fit_parameters(attempts).message)  # says why, fits nothing
+        return
+    if st.button("Fit my FSRS parameters", key="review.fit"):
+        _fit(attempts)
+    done = st.session_state.get(_FIT)
+    if done is None or done[0] != len(attempts):
+        st.caption(f"{reviews} reviews to learn from: enough for fsrs's optimizer.")
+        return
+    fit = done[1]
+    st.caption(f"{fit.message} Paste them into Anki (Deck options → FSRS → parameters):")
+    st.code(", ".join(f"{p:.4f}" for p in fit.parameters), language=None, wrap_lines=True)
+
 
 def uploaded():
     """The file in the import box (an UploadedFile: ``getvalue()``), or None."""
@@ -319,10 +346,9 @@ def your_data(key: str) -> None:
     )
     st.caption(
         "The Anki deck carries your review history (Anki's revlog) and each card's schedule, "
-        "so Anki picks up where you are. Your own FSRS parameters are not fitted here: the "
-        "`fsrs` optimiser needs PyTorch (a 190 MB download), too heavy for this app. Anki "
-        "fits them from the same history: Deck options → FSRS → Optimize."
+        "so Anki picks up where you are."
     )
+    fsrs_fit(store.attempts(key))
     st.file_uploader(
         "Import progress (a JSON export)",
         type=["json"],
