@@ -221,7 +221,7 @@ def flags_export(key: str) -> None:
     if not kept:
         return
     st.download_button(
-        f"Export my flags ({len(kept)} answers so far, TOML)",
+        f"Export my flags ({len(kept)} answer{'' if len(kept) == 1 else 's'} so far, TOML)",
         export_flags(kept),
         file_name="grpo-followup-flags.toml",
         mime="application/toml",

@@ -250,7 +250,7 @@ def flags(key: str) -> None:
             st.caption("Your answer:")
             st.text(f.text)
     st.download_button(
-        f"Export my flags ({len(kept)} answers, TOML)",
+        f"Export my flags ({len(kept)} answer{'' if len(kept) == 1 else 's'}, TOML)",
         export_flags(kept),
         file_name="grpo-followup-flags.toml",
         mime="application/toml",
