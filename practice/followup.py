@@ -24,6 +24,8 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   ``or_actor`` names who ``or_needs`` is about when that is another actor (the point's
   other half: "numpy defaults to ddof 0, torch to ddof 1");
 - each group's phrasing is its own words (two groups never share a word);
+- the scope does not state the point's contrary: a phrasing of ``unless`` (a swapped
+  relation, "the batch mean" for "centring stays per group"), not negated, voids it there;
 - the phrasings are related, not listed: a sentence that is a list (short comma-separated
   items, or words with no function word between them) earns nothing, and neither do
   phrasings separated only by list glue (", ", "and", "/", ...).
@@ -324,9 +326,20 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
                 break
             chosen.append(apart[0])
         else:
-            if not _glue_only(sentence, chosen):
+            if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
+
+
+def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> bool:
+    """Whether ``scope`` states the point's contrary (a phrasing of ``unless``, not negated)."""
+    clauses = _clauses(sentence)
+    for phrase in point.unless:
+        for span in find(phrase, toks):
+            inside = scope[0] <= span[0] and span[1] <= scope[1]
+            if inside and not _negated(sentence, _clause_of(clauses, span[0]), span, [span]):
+                return True
+    return False
 
 
 def _scopes(answer_sentences: list[str], pairs: bool):

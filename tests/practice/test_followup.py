@@ -270,6 +270,7 @@ def test_over_is_a_fraction_only_between_symbols():
     answer = "The advantage is constant over every token of the answer."
     assert hits("followup-no-critic", answer)[0]
     assert hits(RLOO, "RLOO's advantage is K over K-1 times GRPO's centred reward.")[1]
+    assert hits("followup-walkthrough", "Take the mean and std over the group.")[1]
 
 
 @pytest.mark.parametrize(
@@ -287,6 +288,23 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
     answer = "Sample K answers, reward them, z-score the rewards within the group."
     assert hits("followup-walkthrough", answer)[1:3] == (True, True)
     assert not hits("followup-walkthrough", "Sample K answers and reward them.")[1]
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer", "made"),
+    [
+        ("followup-batch-switch", 0, "Centring stays per group; the std covers the batch.", True),
+        ("followup-batch-switch", 0, "It centres with the batch mean, per group std.", False),
+        ("followup-walkthrough", 1, "Take the mean and std over the group, not the batch.", True),
+        ("followup-walkthrough", 1, "Divide by the group mean and subtract the group std.", False),
+        ("followup-float32", 3, "Cast the rewards to float64 before normalising.", True),
+        ("followup-float32", 3, "Cast the rewards to bf16 before normalising.", False),
+        ("followup-identical-rewards", 0, "Every advantage is 0, not NaN.", True),
+        ("followup-identical-rewards", 0, "Every advantage is 0 or NaN.", False),
+    ],
+)
+def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answer, made):
+    assert hits(qid, answer)[point] is made
 
 
 def test_the_bank_reads_actor_rivals_or_actor_and_negated(tmp_path):
@@ -310,6 +328,9 @@ needs = [["divid* .. std"]]
     (question,) = load_bank(path)
     point = question.key_points[0]
     assert (point.actor, point.rivals, point.negated) == (("rloo",), ("grpo",), True)
+    assert point.unless == ()
+    path.write_text(text.replace("negated = true", 'negated = true\nunless = ["grpo"]'))
+    assert load_bank(path)[0].key_points[0].unless == ("grpo",)
     path.write_text(text.replace("negated = true", 'negated = "yes"'), encoding="utf-8")
     with pytest.raises(ValueError, match="true or false"):
         load_bank(path)
