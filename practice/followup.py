@@ -55,6 +55,8 @@ WITHIN = ("sentence", "clause")
 
 PAIR_WORDS = 2
 """Two adjacent sentences are read as one only when each has at least this many words."""
+HEAD_WORDS = 3
+"""A colon after at most this many words labels what follows ("std: whole batch")."""
 GAP_WORDS = 4
 """How many words ``..`` in a phrasing stands for, at most."""
 
@@ -64,6 +66,8 @@ _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORE
 _CLAUSE_SPLIT = re.compile(
     r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
 )
+_FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
+"""Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
 _STRONG_NEGATORS = re.compile(
     r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
 )
@@ -170,9 +174,16 @@ def sentences(answer: str) -> list[str]:
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:
-    """(start, end) of each clause of a normalised sentence."""
+    """(start, end) of each clause of a normalised sentence. A colon after a head of at
+    most ``HEAD_WORDS`` words ("mean: still per group", a note's label) does not end one,
+    nor do the parentheses of a formula ("(r-mean_g)/std_batch")."""
     bounds, start = [], 0
+    formula = {i for m in _FORMULA_PARENS.finditer(sentence) for i in (m.start(), m.end() - 1)}
     for m in _CLAUSE_SPLIT.finditer(sentence):
+        if m.group(0) == ":" and len(sentence[start : m.start()].split()) <= HEAD_WORDS:
+            continue
+        if m.start() in formula:  # "(r-mean_g)" is a term of a formula, not an aside
+            continue
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(sentence)))
@@ -201,7 +212,8 @@ def is_list(sentence: str) -> bool:
     anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more items, also
     cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
     ten or more words, under 15 % of them function words ("the", "is", "by", ...); or three
-    to nine words without one. Parenthesised asides are left out.
+    to nine words without one (not an equation: "A = (r - mean_g)/std_batch" relates its
+    terms). Parenthesised asides are left out.
     """
     if not isinstance(sentence, str):
         raise ValueError(f"expected text, got {type(sentence).__name__}.")
@@ -215,6 +227,8 @@ def is_list(sentence: str) -> bool:
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
     if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
+    if "=" in bare:
+        return False  # an equation relates its terms itself, function words or not
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
         return function < _FUNCTION_SHARE * len(words)

@@ -307,6 +307,15 @@ def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answe
     assert hits(qid, answer)[point] is made
 
 
+def test_notes_and_formulas_are_read_as_relations():
+    notes = "- mean: still per group\n- std: whole batch (single value) instead of per group"
+    assert hits("followup-batch-switch", notes)[:2] == (True, True), "a label's colon"
+    formula = "batch: A = (r - mean_g)/std_batch."
+    assert not is_list(normalise(formula)), "an equation relates its terms"
+    assert hits("followup-batch-switch", formula)[1], "a formula's parentheses are no clause"
+    assert is_list(normalise("baseline variance scale reward")), "words alone still list"
+
+
 def test_the_bank_reads_actor_rivals_or_actor_and_negated(tmp_path):
     text = """
 [[question]]
