@@ -65,12 +65,17 @@ def test_the_mastery_chart_and_the_flags_read_at_phone_and_desktop(browser, lear
     legend = chart.locator(".legend").first.bounding_box()
     plot = chart.locator(".nsewdrag").first.bounding_box()
     assert legend and plot and not overlap(legend, plot), "the legend covers the plot"
+    chart_box = chart.bounding_box()
+    for tick in chart.locator(".xtick text").all():
+        box = tick.bounding_box()
+        assert box["x"] >= chart_box["x"] - 1, "a date is cut at the left"
+        assert box["x"] + box["width"] <= chart_box["x"] + chart_box["width"] + 1, "cut at right"
     for title in chart.locator(".g-xtitle, .g-ytitle").all():
         box = title.bounding_box()
         assert box is None or not overlap(legend, box), "the legend covers an axis title"
     shot(page, f"review_views_mastery_{view['width']}")
     heading = main.get_by_role("heading", name="3 · Points you flagged")
-    heading.scroll_into_view_if_needed()
+    heading.evaluate("element => element.scrollIntoView()")  # to the top of the view
     assert main.get_by_text("Dividing rescales it.").count() == 1
     assert main.get_by_text("of the 512 reviews FSRS's optimizer needs").count() == 1
     settle(page, 200)
