@@ -301,6 +301,8 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
         ("followup-float32", 3, "Cast the rewards to bf16 before normalising.", False),
         ("followup-identical-rewards", 0, "Every advantage is 0, not NaN.", True),
         ("followup-identical-rewards", 0, "Every advantage is 0 or NaN.", False),
+        ("followup-dr-grpo", 0, "The std division up-weights easy and hard prompts.", True),
+        ("followup-dr-grpo", 0, "The std division down-weights easy and hard prompts.", False),
     ],
 )
 def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answer, made):
