@@ -12,7 +12,6 @@ VIEWS = [
     ("nemo-rl", "1_0_0_0", 5, 0, "others have no spread, so it is not divided"),
     ("nemo-rl", "1_0_0_0", 6, 0, "here they sum to -0.732"),
     ("reinforce-pp", "0_1~0_100", 4, 1, "σ_batch = 7.08"),
-    ("reinforce-pp", "0_1~0_100", 5, 1, "is a floor here, not added"),
 ]
 
 
