@@ -10,8 +10,7 @@ from grpo_core.latex import (
     breakable,
     centring_latex,
     mean_latex,
-    std_latex,
-    std_sum_latex,
+    scale_std_latex,
     vector_latex,
 )
 from grpo_core.sentences import describe_group
@@ -154,7 +153,8 @@ elif step == 3:
     notes.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
     figure = figures.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
 elif step == 4:
-    formulas.show(std_latex(trace, g), narrow=std_sum_latex(trace, g), container=maths)
+    scale = scale_std_latex(trace, g, answer)
+    formulas.show(scale, narrow=scale_std_latex(trace, g, answer, narrow=True), container=maths)
     figure = figures.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
 elif step == 5:
     maths.latex(advantage_latex(trace, g, answer))

@@ -9,6 +9,7 @@ pytestmark = pytest.mark.e2e
 
 VIEWS = [
     # (convention, rewards, step, answer, words the step must show)
+    ("nemo-rl", "1_0_0_1", 4, 0, "The formula below writes it out for answer 1"),
     ("nemo-rl", "1_0_0_0", 5, 0, "others have no spread, so it is not divided"),
     ("nemo-rl", "1_0_0_0", 6, 0, "here they sum to -0.732"),
     ("reinforce-pp", "0_1~0_100", 4, 1, "σ_batch = 7.08"),
