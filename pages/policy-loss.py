@@ -57,7 +57,7 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("Loss after the step", fmt(result.loss), border=True)
 m2.metric("Loss on the first step (r = 1)", fmt(first.loss), border=True)
 m3.metric(
-    "Tokens clipped (TRL's clip_ratio)",
+    "Tokens clipped (clip_ratio)",
     f"{fmt(100 * result.clip_fraction.region, 3)}%",
     border=True,
 )

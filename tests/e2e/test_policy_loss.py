@@ -112,6 +112,7 @@ def test_policy_loss_page_presenting_at_1280x720(app_url, browser):
     toy = preset_batch()
     after = page_loss(loss_lab.with_probabilities(toy, set_on_policy(page, toy)))
     assert_healthy(page)
+    shot(page, "policy_loss_presenting_1280x720_editor")
     assert metric(page, "Tokens clipped") == f"{fmt(100 * after.clip_fraction.region, 3)}%"
     assert no_sideways_scroll(page)
     page.locator('[data-testid="stMetric"]').first.scroll_into_view_if_needed()
