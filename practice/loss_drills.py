@@ -319,8 +319,8 @@ def _loss(template, rng):
         (-res.loss, "The sign is flipped: the loss is minus the surrogate."),
     ]
     group = "; ".join(
-        f"answer {i + 1}: {lengths[i]} tokens, $A = {_signed(adv[i])}$, $r = {num(r[i])}$"
-        for i in range(k)
+        f"answer {i + 1}: {plural(int(n), 'token')}, $A = {_signed(a)}$, $r = {num(x)}$"
+        for i, (n, a, x) in enumerate(zip(lengths, adv, r, strict=True))
     )
     params = {"setup": _setup(loss_type, EPSILON, max_len), "group": group}
     return res.loss, params, solution, mistakes
