@@ -339,9 +339,9 @@ def _token_gradient(template, rng):
     grad, w, a = float(res.grad[i, t]), float(res.weight[i, t]), float(adv[i])
     clipped = res.clip[i, t] != 0
     bound = (
-        rf"A > 0\text{{: clipped when }} r > {num(1 + EPSILON)}"
+        rf"A > 0\text{{: clipped if }} r > {num(1 + EPSILON)}"
         if a > 0
-        else rf"A < 0\text{{: clipped when }} r < {num(1 - EPSILON)}"
+        else rf"A < 0\text{{: clipped if }} r < {num(1 - EPSILON)}"
     )
     per = {
         "grpo": (f"K \\cdot L_{{{i + 1}}}", f"{k} \\cdot {lengths[i]}"),
@@ -349,8 +349,8 @@ def _token_gradient(template, rng):
     }
     symbol, value = per.get(loss_type, ("\\sum_i L_i", str(int(lengths.sum()))))
     solution = [
-        rf"r = {num(ratio)},\ A = {num(a)}:\quad {bound}"
-        rf"\text{{, so this token is {'clipped' if clipped else 'not clipped'}}}",
+        rf"r = {num(ratio)},\quad A = {_signed(a)}",
+        rf"{bound}\ \Rightarrow\ \text{{{'clipped' if clipped else 'not clipped'}}}",
         rf"w = \frac{{1}}{{{symbol}}} = \frac{{1}}{{{value}}} {eq(w)} {num(w)}",
         (
             r"\frac{\partial \mathcal{L}}{\partial \log p} = 0\quad\text{(the min takes the "

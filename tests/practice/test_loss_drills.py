@@ -156,7 +156,7 @@ def test_a_clipped_token_has_no_gradient_and_the_mistake_says_so():
     seen = set()
     for _ in range(200):
         d = make_drill(template, rng)
-        clipped = "this token is clipped" in d.solution[0]
+        clipped = d.solution[1].endswith(r"\text{clipped}")
         seen.add(clipped)
         if clipped:
             assert d.expected == 0
