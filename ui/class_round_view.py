@@ -75,7 +75,7 @@ def inputs(
         return None if chosen is None else str(chosen)
     if question.kind == "numeric":
         typed = st.text_input(
-            f"Your value of A_{drill.ask}",
+            f"Your value of {drill.name}",
             value=stored or "",
             max_chars=MAX_NUMBER_CHARS,
             key=key,
@@ -113,6 +113,6 @@ def answer_key(question: Question, drill: Drill | None, order: Sequence[int]) ->
     elif question.kind == "blanks":
         fb.blanks_key(question)
     elif drill is not None:
-        st.markdown(f"**Answer:** $A_{{{drill.ask}}} \\approx {drill.expected:.4f}$")
+        st.markdown(f"**Answer:** ${drill.name_tex} \\approx {drill.expected:.4f}$")
         fb.worked_solution(drill)
     fb.explanation(question)
