@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grpo_core import CONVENTIONS
+from practice.class_questions import NumberQuestion, number_drill
 from practice.drills import Drill, make_drill
 from practice.grading import grade_blanks, grade_choice, grade_drill, parse_number
 from practice.questions import Question
@@ -78,7 +79,10 @@ def shown_order(question: Question, spec: RoundSpec | None) -> tuple[int, ...]:
 
 
 def drill_of(question: Question, seed: int) -> Drill | None:
-    """The drill of a numeric question for this round's seed; None for other kinds."""
+    """The drill of a numeric question for this round's seed (a lecturer's number question:
+    its fixed value and tolerance); None for other kinds."""
+    if isinstance(question, NumberQuestion):
+        return number_drill(question)
     if question.kind != "numeric":
         return None
     return make_drill(question.drill, np.random.default_rng([seed]))
