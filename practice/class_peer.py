@@ -1,5 +1,5 @@
-"""Peer instruction's numbers for the lecturer: what the first vote suggests doing, and
-what the re-vote changed.
+"""Peer instruction's numbers for the lecturer: what the first vote suggests doing, what
+the re-vote changed, and how sure the right and the wrong students said they were.
 
 After the first vote, the share of the room that is right suggests the next step (the
 usual rule of thumb; the lecturer's screen shows it, never the projector): few right ->
@@ -13,8 +13,10 @@ when everyone was right already.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from practice.store.class_rules import CONFIDENCES
 
 RETEACH_BELOW = 0.30
 """Fewer right than this share: the idea did not land; teach it again."""
@@ -76,3 +78,17 @@ def transitions(first: Mapping[str, bool], second: Mapping[str, bool]) -> Transi
         pairs.count((True, False)),
         pairs.count((False, False)),
     )
+
+
+NOT_SAID = "not said"
+"""The row of students who gave no confidence with their vote."""
+
+
+def confidence_split(votes: Iterable[tuple[str, bool]]) -> list[tuple[str, int, int]]:
+    """(confidence, right, wrong) for each of ``CONFIDENCES`` and ``NOT_SAID``, from the
+    votes' (confidence, right?) pairs; rows nobody is in are left out. Confidently wrong
+    students are the ones a discussion most needs to reach."""
+    counts = {level: [0, 0] for level in (*CONFIDENCES, NOT_SAID)}
+    for level, right in votes:
+        counts[level if level in CONFIDENCES else NOT_SAID][0 if right else 1] += 1
+    return [(level, r, w) for level, (r, w) in counts.items() if r + w]

@@ -14,6 +14,7 @@ blanks the share of blanks right (partial credit).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -195,3 +196,14 @@ def distribution(
     if rest:
         bars.append(Bar(f"{len(rest)} other answers", sum(counts[x] for x in rest), False))
     return bars
+
+
+def time_left(closes: float | None, now: float) -> float | None:
+    """Seconds until a round's countdown reaches 0 (never below 0); None without one."""
+    return None if closes is None else max(0.0, closes - now)
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as a clock reads: 75.2 -> "1:16" (whole seconds, rounded up)."""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"

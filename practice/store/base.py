@@ -114,7 +114,10 @@ class UnknownSession(StoreRefusal):
 
 class RoundClosed(StoreRefusal):
     def __init__(self):
-        super().__init__("This round is closed: your answer was not counted.")
+        super().__init__(
+            "This round has closed (time is up, or the lecturer closed it): "
+            "your answer was not counted."
+        )
 
 
 class RateLimited(StoreRefusal):

@@ -197,3 +197,23 @@ def test_the_csv_uses_each_rounds_own_convention():
         expected = group_advantages([1.0, 0.0], convention=convention)
         assert [r[7] for r in got] == pytest.approx(expected)
     assert rows["trl"][0][7] != rows["dr-grpo"][0][7]
+
+
+@pytest.mark.parametrize("confidence", ["", "guessing", "fairly sure", "certain"])
+def test_a_pending_vote_keeps_its_confidence_and_reads_the_old_form(confidence):
+    from practice.class_link import PendingVote, pending_text, read_pending
+
+    vote = PendingVote(3, "sid-_x", '["a~b", "c"]', confidence)
+    assert read_pending(pending_text(vote)) == vote
+    assert read_pending("2~old-id~1") == PendingVote(2, "old-id", "1", "")
+    for junk in ("", "x~y~z", "1~id!9~0", "1~~0", None, "1~id"):
+        assert read_pending(junk) is None
+
+
+def test_a_countdown_reads_like_a_clock():
+    from practice.class_round import clock_text, time_left
+
+    assert [clock_text(x) for x in (75.2, 60, 9.01, 0.0, -3)] == ["1:16", "1:00", "0:10", "0:00",
+                                                                 "0:00"]  # fmt: skip
+    assert time_left(None, 5.0) is None and time_left(10.0, 12.0) == 0.0
+    assert time_left(10.0, 7.5) == 2.5

@@ -48,3 +48,16 @@ def test_the_gain_is_the_share_of_possible_improvement(votes):
     else:
         assert t.gain == pytest.approx((post - pre) / (1 - pre))
         assert -pre / (1 - pre) - 1e-9 <= t.gain <= 1 + 1e-9
+
+
+def test_confidence_is_split_by_right_and_wrong():
+    from practice.class_peer import NOT_SAID, confidence_split
+
+    votes = [("certain", True), ("certain", False), ("certain", False), ("guessing", True),
+             ("", False), ("bogus", True)]  # fmt: skip
+    assert confidence_split(votes) == [
+        ("guessing", 1, 0),
+        ("certain", 1, 2),
+        (NOT_SAID, 1, 1),
+    ], "confidently wrong students stand out; levels nobody gave are left out"
+    assert confidence_split([]) == []
