@@ -23,7 +23,7 @@ import streamlit as st
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.format import fmt, plural, tex
 from practice.class_link import lecturer_query, projector_query
-from practice.class_peer import next_step, transitions
+from practice.class_peer import confidence_split, next_step, transitions
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
 from practice.class_round import (
@@ -33,6 +33,7 @@ from practice.class_round import (
     new_spec,
 )
 from practice.store.base import ClassSession, ClassStore, Round
+from ui import class_own as own
 from ui import class_projector as room
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
@@ -80,20 +81,35 @@ def plain_math(text: str) -> str:
     return re.sub(r"[$*{}]", "", text)
 
 
-def _question_label(qid: str) -> str:
-    """The picker's line for a question: its kind, the start of its text and its id."""
-    q = qw.by_id()[qid]
+COUNTDOWNS = (None, 10, 20, 30, 45, 60, 90, 120, 180, 300)
+"""The times to answer a lecturer may pick (seconds; None: no countdown)."""
+
+
+def question_label(q) -> str:
+    """The picker's line for a question: whose, its kind, the start of its text and its id."""
     text = " ".join(plain_math(q.prompt).split())
     more = "…" if len(text) > PREVIEW_CHARS else ""
-    return f"{qw.KIND_TITLES[q.kind]} · {text[:PREVIEW_CHARS]}{more} ({q.id})"
+    whose = "Yours · " if q.id not in qw.by_id() else ""
+    return f"{whose}{view.kind_title(q)} · {text[:PREVIEW_CHARS]}{more} ({q.id})"
+
+
+def countdown_label(seconds: int | None) -> str:
+    if seconds is None:
+        return "No countdown"
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d} min"
 
 
 def _open(store: ClassStore, code: str, spec: RoundSpec, revote_of: int | None = None) -> None:
-    store.open_round(code, spec.encode(), revote_of=revote_of)
+    """Open a round of ``spec`` with the countdown picked in the ask form."""
+    seconds = st.session_state.get("cls.seconds")
+    store.open_round(code, spec.encode(), revote_of=revote_of, seconds=seconds)
 
 
 def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
-    """Pick a bank question, or a "be the group" round, and open it."""
+    """Pick a bank question or one of the lecturer's own, a "be the group" round and a
+    countdown, and open it."""
+    questions = view.asked(store, code)
+    mine = [q.id for q in view.own_questions(store, code)]
     box = st.expander(
         "Ask the first question" if first else "Ask the next question",
         expanded=first,
@@ -102,9 +118,15 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
     with box.form("cls.ask", border=False):
         st.selectbox(
             "Question",
-            qw.bank_ids(kinds=ASKABLE_KINDS),
-            format_func=_question_label,
+            mine + qw.bank_ids(kinds=ASKABLE_KINDS),
+            format_func=lambda qid: question_label(questions[qid]),
             key="cls.question",
+        )
+        st.selectbox(
+            "Time to answer (the round closes by itself)",
+            COUNTDOWNS,
+            format_func=countdown_label,
+            key="cls.seconds",
         )
         st.toggle(
             "Be the group: the room's rewards become one GRPO group",
@@ -124,7 +146,7 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
 def _open_asked(store: ClassStore, code: str) -> None:
     """Open the round the form asks for (a callback: the page then draws it)."""
     s = st.session_state
-    question = qw.by_id()[s["cls.question"]]
+    question = view.asked(store, code)[s["cls.question"]]
     spec = new_spec(question, bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"])
     _open(store, code, spec)
 
@@ -132,22 +154,23 @@ def _open_asked(store: ClassStore, code: str) -> None:
 def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     """The current round: its question, the buttons of the next step, and what is revealed."""
     code = session.code
-    if (shown := view.shown_round(r)) is None:
+    if (shown := view.shown_round(r, view.asked(store, code))) is None:
         return
     spec, question, drill, order = shown
     st.markdown(f"**{room.round_title(r, question, spec.group)}**")
     view.prompt(question, drill, order)
     b1, b2 = st.columns(2)
-    if r.open:
+    if r.open or r.reveal == "none":  # open, or closed by its countdown
+        close = "Close & " if r.open else "Time is up: "
         if not spec.group:
             b1.button(
-                "Close & show the distribution",
+                f"{close}show the distribution",
                 key="cls.show_distribution",
                 on_click=_reveal,
                 args=(store, code, r.number, "distribution"),
             )
         b2.button(
-            "Close & reveal the answer",
+            f"{close}reveal the answer",
             key="cls.reveal",
             type="primary",
             on_click=_reveal,
@@ -168,7 +191,7 @@ def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
             on_click=_reveal,
             args=(store, code, r.number, "answer"),
         )
-    room.live(store, code, room.state_of(r, session), r.number)
+    room.live(store, code, room.state_of(r, session), r.number, r.closes if r.open else None)
     if r.reveal != "none" and not spec.group:
         room.vote_charts(store, code, r, question, drill, order)
         peer_panel(store, code, r, question, drill)
@@ -187,10 +210,25 @@ def _rights(store: ClassStore, code: str, number: int, question, drill) -> dict[
     }
 
 
+def confidence_panel(store: ClassStore, code: str, number: int, question, drill) -> None:
+    """How sure the right and the wrong students said they were (this screen only)."""
+    votes = [
+        (a.confidence, grade_answer(question, drill, a.answer).correct)
+        for a in store.answers(code, number)
+    ]
+    rows = confidence_split(votes)
+    if not rows:
+        return
+    lines = "".join(f"| {level} | {right} | {wrong} |\n" for level, right, wrong in rows)
+    st.markdown(f"| how sure | right | wrong |\n|---|---|---|\n{lines}")
+
+
 def peer_panel(store: ClassStore, code: str, r: Round, question, drill) -> None:
-    """This screen only: after a first vote, the next step the share right suggests;
-    after the re-vote, how each student moved and the normalised gain."""
+    """This screen only: how sure the right and the wrong were; after a first vote, the
+    next step the share right suggests; after the re-vote, how each student moved and the
+    normalised gain."""
     now = _rights(store, code, r.number, question, drill)
+    confidence_panel(store, code, r.number, question, drill)
     if not r.revote_of:
         st.info(
             f"**Next step.** {next_step(sum(now.values()), len(now))}", icon=":material/lightbulb:"
@@ -269,7 +307,8 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
     """The results as CSV, and ending the session (after a confirmation)."""
     rounds = store.rounds(session.code)
     rows = result_rows(
-        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds], qw.by_id().get
+        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds],
+        view.asked(store, session.code).get,
     )
     left, right = st.columns(2)
     left.download_button(
@@ -324,4 +363,5 @@ def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> No
         room.live(store, session.code, None, None)
     if not session.ended:
         ask_panel(store, session.code, first=current is None)
+        own.own_panel(store, session.code)
     end_panel(store, session)
