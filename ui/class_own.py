@@ -116,7 +116,7 @@ def _type_form(store: ClassStore, code: str) -> None:
     kind = st.segmented_control("Kind", KINDS, default=KINDS[0], key="cls.own_kind") or KINDS[0]
     with st.form("cls.own_form", border=False):
         st.text_area(
-            "Question (Markdown; $...$ for maths; no HTML)",
+            "Question (Markdown, maths between dollar signs; no HTML)",
             max_chars=MAX_PROMPT_CHARS,
             key="cls.own_prompt",
             height=90,
