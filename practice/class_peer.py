@@ -7,8 +7,9 @@ teach it again; a middle band -> let neighbours convince each other and vote aga
 most right -> explain briefly and move on. After the re-vote, every student who voted
 both times moves one of four ways (right->right, wrong->right, right->wrong,
 wrong->wrong), and the normalised gain is the share of the room's possible improvement
-it made: g = (post - pre) / (1 - pre), with pre and post the shares right, undefined
-when everyone was right already.
+it made: g = (post - pre) / (1 - pre) (Hake 1998's normalised gain, claim
+``normalised-gain``), with pre and post the shares right, undefined when everyone was
+right already.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from dataclasses import dataclass
 
 from practice.store.class_rules import CONFIDENCES
 
-RETEACH_BELOW = 0.30
-"""Fewer right than this share: the idea did not land; teach it again."""
+RETEACH_BELOW = 0.35
+"""Fewer right than this share: the idea did not land; teach it again (Crouch & Mazur
+2001's 35-70 % band for peer discussion, claim ``peer-instruction-rule``)."""
 MOVE_ON_FROM = 0.70
 """This share right or more: explain briefly and move on."""
 

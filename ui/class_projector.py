@@ -151,7 +151,7 @@ def countdown(r: Round) -> None:
     left = time_left(r.closes, time.time())
     if left is None or r.reveal != "none":
         return
-    text = f"⏱ <b>{clock_text(left)}</b> left" if left > 0 else "⏱ <b>Time is up</b>"
+    text = f"Time left: <b>{clock_text(left)}</b>" if left > 0 else "<b>Time is up</b>"
     st.markdown(f"<div class='cls-count cls-clock'>{text}</div>", unsafe_allow_html=True)
 
 

@@ -68,7 +68,7 @@ _PHONE_CSS = f"""
   .cls-clock {{ font-size: 1.4rem; font-weight: 700; }}
 </style>
 """
-_CLOCK = """<div class="cls-clock" data-left="{left:.2f}">⏱ {text} left to answer</div>
+_CLOCK = """<div class="cls-clock" data-left="{left:.2f}">{text} left to answer</div>
 <script>
 (() => {{
   const pad = s => String(s).padStart(2, '0');
@@ -77,8 +77,8 @@ _CLOCK = """<div class="cls-clock" data-left="{left:.2f}">⏱ {text} left to ans
   window.clsClock = window.clsClock || setInterval(() => {{
     document.querySelectorAll('.cls-clock[data-until]').forEach(e => {{
       const s = Math.max(0, Math.ceil((e.dataset.until - Date.now()) / 1000));
-      e.textContent = s > 0 ? `⏱ ${{Math.floor(s / 60)}}:${{pad(s % 60)}} left to answer`
-                            : '⏱ Time is up';
+      e.textContent = s > 0 ? `${{Math.floor(s / 60)}}:${{pad(s % 60)}} left to answer`
+                            : 'Time is up';
     }});
   }}, 250);
 }})();

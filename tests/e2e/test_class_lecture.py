@@ -13,6 +13,7 @@ import re
 import pytest
 
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.test_class_fold import above_the_fold
 from tests.e2e.test_class_mode import vote
 from tests.e2e.test_class_screens import PHONE, PROJECTOR, shown_options, start_session
 
@@ -43,6 +44,23 @@ def type_question(lect) -> None:
 
 def confidence(phone, level: str) -> None:
     phone.locator('[data-testid="stRadioOption"]').filter(has_text=re.compile(f"^{level}$")).click()
+
+
+def lecturer_fits(lect, *, chart: bool) -> None:
+    """The lecturer's live moment at 1280x720 presenting, unscrolled: the round's title,
+    its options, the next step's buttons, the count and (once closed) the distribution."""
+    lect.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    settle(lect, 600)
+    above_the_fold(lect, ".st-key-cls-lecturer h1")
+    above_the_fold(lect, '.st-key-cls-lecturer [data-testid="stMarkdownContainer"] strong')
+    last_option = lect.locator("p").filter(has_text=re.compile(r"^C\. "))
+    assert last_option.first.bounding_box()["y"] + 20 <= PROJECTOR["height"]
+    above_the_fold(lect, '.st-key-cls-lecturer [data-testid="stBaseButton-primary"]')
+    above_the_fold(lect, '.st-key-cls-lecturer [data-testid="stMetric"]')
+    if chart:
+        lect.locator(".js-plotly-plot").first.wait_for()
+        shot(lect, "class_lecture_fold_lecturer")
+        above_the_fold(lect, ".st-key-cls-lecturer .js-plotly-plot")
 
 
 def letter_of(page, text: str) -> str:
@@ -83,6 +101,8 @@ def test_a_typed_question_with_confidence_revote_and_a_countdown(browser, app_ur
         phone.get_by_text(f"You voted {wrong} (certain)").wait_for()
         vote(other, right, expect=PROMPT)
         room.get_by_text("2 of 2").wait_for()
+        lect.get_by_text("2 of 2").wait_for()
+        lecturer_fits(lect, chart=False)
         shots("vote", lect, room, phone)
 
         lect.get_by_role("button", name="Close & show the distribution").click()
@@ -91,6 +111,7 @@ def test_a_typed_question_with_confidence_revote_and_a_countdown(browser, app_ur
         assert re.search(r"certain\s+0\s+1", table), table
         assert room.get_by_text("how sure").count() == 0
         room.locator(".js-plotly-plot").first.wait_for()
+        lecturer_fits(lect, chart=True)
         shots("distribution", lect, room, phone)
 
         lect.get_by_role("button", name="Convince your neighbour: vote again").click()

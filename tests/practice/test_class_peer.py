@@ -12,7 +12,8 @@ from practice.class_peer import MOVE_ON_FROM, RETEACH_BELOW, next_step, transiti
 
 @pytest.mark.parametrize(
     ("right", "voted", "start"),
-    [(0, 10, "0 % right: few"), (2, 10, "20 %"), (3, 10, "30 % right: the middle band"),
+    [(0, 10, "0 % right: few"), (2, 10, "20 %"), (3, 10, "30 % right: few"),
+     (4, 10, "40 % right: the middle band"),
      (6, 10, "60 %"), (7, 10, "70 % right: most got it"), (10, 10, "100 %")],
 )  # fmt: skip
 def test_the_rule_of_thumb_follows_the_share_right(right, voted, start):
