@@ -48,7 +48,7 @@ _FIELDS = {
 }
 _HTML = re.compile(r"<[A-Za-z!/?]")
 _IMAGE = re.compile(r"!\[")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _ITEM = re.compile(r"^\s*\[\[\s*question\s*\]\]")
 _OPTION = re.compile(r"^\s*\[\[\s*question\.options\s*\]\]")
 
@@ -101,7 +101,7 @@ def _text(value, field: str, limit: int, *, required: bool = True) -> str:
     if _IMAGE.search(text):
         raise SetProblem(f"field {field!r}: images are not allowed.")
     if _CONTROL.search(text):
-        raise SetProblem(f"field {field!r}: has a control character.")
+        raise SetProblem(f"field {field!r}: has a control character (or a broken one).")
     return text
 
 

@@ -19,6 +19,7 @@ from practice.class_questions import (
     merged,
     next_id,
     parse_set,
+    question_of,
     set_toml,
     typed_choice,
     typed_number,
@@ -68,6 +69,7 @@ def test_a_typed_choice_keeps_its_filled_options_and_the_right_one():
         (["a", "<img src=x onerror=alert(1)>"], 0, "HTML is not allowed"),
         (["a", "![x](http://evil/x.png)"], 0, "images are not allowed"),
         (["a", "b\u202e"], 0, "control character"),
+        (["a", "b\ud800"], 0, "control character"),
         (["a", "x" * 301], 0, "too long"),
     ],
 )
@@ -199,3 +201,42 @@ def test_importing_adds_to_the_set_and_refuses_a_clash_naming_the_line():
     bank_clash = GOOD.replace("own-speed", "choice-which-rewards")
     with pytest.raises(SetProblem, match=re.escape("already a question of the bank")):
         merged((), bank_clash, BANK_IDS)
+
+
+_TOML_BITS = st.sampled_from(
+    ["[[question]]\n", "[[question.options]]\n", 'id = "own-x"\n', 'kind = "choice"\n',
+     'kind = "number"\n', "answer = 1e308\n", "tol = nan\n", 'text = "<b>"\n', "correct = true\n",
+     'prompt = """\n', "x = [\n", "\x00", "é", "\ud800", "\n"]
+)  # fmt: skip
+
+
+@given(st.one_of(st.text(max_size=300), st.lists(_TOML_BITS, max_size=30).map("".join)))
+def test_any_text_parses_or_gets_a_message(text):
+    """Hostile or broken text never raises anything but SetProblem (a ValueError)."""
+    try:
+        questions = parse_set(text)
+    except SetProblem as err:
+        assert str(err)
+    else:
+        assert all(q.prompt and q.id for q in questions)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["id", "kind", "prompt", "options", "answer", "tol", "topic", "explanation", "junk"]
+        ),
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.floats(),
+            st.text(max_size=20),
+            st.lists(st.dictionaries(st.text(max_size=8), st.text(max_size=8)), max_size=7),
+        ),
+    )
+)
+def test_any_table_is_a_question_or_a_message(item):  # fmt: skip
+    try:
+        question_of(item)
+    except SetProblem as err:
+        assert str(err)
