@@ -184,7 +184,7 @@ def _open_asked(store: ClassStore, code: str) -> None:
 def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     """The current round: its question, the buttons of the next step, and what is revealed."""
     code = session.code
-    if (shown := view.shown_round(r, view.asked(store, code))) is None:
+    if (shown := view.shown_round(r, store, code)) is None:
         return
     spec, question, drill, order = shown
     asked, steps = st.columns([3, 2], gap="medium")

@@ -252,7 +252,7 @@ def room_view(store: ClassStore, code: str) -> None:
             st.title("Join now: the first question appears in a moment")
             count(store, code, None)
             return
-        if (shown := view.shown_round(r, view.asked(store, code))) is None:
+        if (shown := view.shown_round(r, store, code)) is None:
             return
         spec, question, drill, order = shown
         st.title(round_title(r, question, spec.group))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -52,12 +52,15 @@ def kind_title(question: Question) -> str:
 
 
 def shown_round(
-    r: Round, questions: Mapping[str, Question]
+    r: Round, store: ClassStore, code: str
 ) -> tuple[RoundSpec, Question, Drill | None, list[int]] | None:
-    """(spec, question, drill, option order) of round ``r`` as every screen shows it, its
-    question looked up in ``questions`` (``asked``); None, after saying so, when missing."""
+    """(spec, question, drill, option order) of round ``r`` of session ``code`` as every
+    screen shows it: a bank question, else one of the lecturer's own (read from the store
+    only then); None, after saying so, when it is neither."""
     spec = decode_spec(r.question)
-    question = questions.get(spec.question_id) if spec else None
+    question = qw.by_id().get(spec.question_id) if spec else None
+    if spec and question is None:
+        question = next((q for q in own_questions(store, code) if q.id == spec.question_id), None)
     if question is None:
         st.warning("This round's question is not in this server's bank.")
         return None

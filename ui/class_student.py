@@ -204,7 +204,7 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     if r is None:
         st.info("You're in. The first question appears here as soon as the lecturer opens it.")
         return
-    if (shown := view.shown_round(r, view.asked(store, code))) is None:
+    if (shown := view.shown_round(r, store, code)) is None:
         return
     spec, question, drill, order = shown
     answers = store.answers(code, r.number)
