@@ -397,6 +397,20 @@ def _lock(store: ClassStore, code: str) -> None:
     store.lock_joins(code, bool(st.session_state["cls.lock"]))
 
 
+_TOP = """<script>
+document.querySelector('[data-testid="stMain"]')?.scrollTo({top: 0, behavior: 'smooth'});
+</script>"""
+_SHOWN = "cls.top"
+
+
+def to_the_top(step) -> None:
+    """Scroll the lecturer screen to its top when the round or its step changed: the step
+    was taken further down (the question picker), the live moment is at the top."""
+    if st.session_state.get(_SHOWN) != step:
+        st.session_state[_SHOWN] = step
+        st.html(_TOP, unsafe_allow_javascript=True, width="content")
+
+
 def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> None:
     """Everything the lecturer controls, in the order of a lecture: the live moment (the
     round, its next step, the count and the distribution) first, within one screen."""
@@ -411,3 +425,5 @@ def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> No
             ask_panel(store, session.code, first=current is None)
             own.own_panel(store, session.code)
         end_panel(store, session)
+        if current is not None:  # last: its element takes no room above the live moment
+            to_the_top((current.number, current.reveal))

@@ -47,10 +47,12 @@ def confidence(phone, level: str) -> None:
 
 
 def lecturer_fits(lect, *, chart: bool) -> None:
-    """The lecturer's live moment at 1280x720 presenting, unscrolled: the round's title,
-    its options, the next step's buttons, the count and (once closed) the distribution."""
-    lect.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    """The lecturer's live moment at 1280x720 presenting, scrolled to the top by the page
+    after a step taken further down: the round's title, its options, the next step's
+    buttons, the count and (once closed) the distribution."""
     settle(lect, 600)
+    top = "document.querySelector('[data-testid=stMain]').scrollTop"
+    lect.wait_for_function(f"{top} === 0")  # the screen scrolls up by itself
     above_the_fold(lect, ".st-key-cls-lecturer h1")
     above_the_fold(lect, '.st-key-cls-lecturer [data-testid="stMarkdownContainer"] strong')
     last_option = lect.locator("p").filter(has_text=re.compile(r"^C\. "))
