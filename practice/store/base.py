@@ -70,7 +70,6 @@ MAX_ID_CHARS = 64
 """Student tokens and submit ids are short random strings; longer ones are refused."""
 REVEALS = ("none", "distribution", "answer")
 """What a round shows the room: nothing yet, the distribution, the right answer."""
-
 LEARNER_KEY_BYTES = 24
 """Random bytes of a learner key: 32 URL-safe characters, 192 bits, never guessed."""
 _LEARNER_KEY = re.compile(r"^[A-Za-z0-9_-]{32}$")
@@ -115,7 +114,10 @@ class UnknownSession(StoreRefusal):
 
 class RoundClosed(StoreRefusal):
     def __init__(self):
-        super().__init__("This round is closed: your answer was not counted.")
+        super().__init__(
+            "This round has closed (time is up, or the lecturer closed it): "
+            "your answer was not counted."
+        )
 
 
 class RateLimited(StoreRefusal):
@@ -185,6 +187,9 @@ class Round:
     revote_of: int | None
     """The round this one asks again (peer instruction's second vote), or None."""
     opened: float
+    closes: float | None = None
+    """Unix seconds when the store closes the round by itself (its countdown), or None.
+    ``open`` is already False once the store's clock reached it."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +199,8 @@ class Answer:
     answer: str
     at: float
     """Unix seconds of the last change."""
+    confidence: str = ""
+    """One of ``class_rules.CONFIDENCES``, or "" when the student did not say."""
 
 
 @dataclass(frozen=True)
@@ -228,8 +235,13 @@ class ClassStore(Protocol):
     def joins_locked(self, code: str) -> bool: ...
     def student(self, code: str, token: str) -> Student | None: ...
     def students(self, code: str) -> list[Student]: ...
-    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
-        """A new round, open for answers; the round open before it closes."""
+    def open_round(
+        self, code: str, question: str, revote_of: int | None = None, seconds: float | None = None
+    ) -> Round:
+        """A new round, open for answers; the round open before it closes. With ``seconds``
+        (0 < seconds <= ``class_rules.MAX_ROUND_SECONDS``) the store closes it that long
+        after opening: a submit at or after ``Round.closes`` is refused (RoundClosed), on
+        every replica."""
 
     def close_round(self, code: str, number: int) -> None: ...
     def set_reveal(self, code: str, number: int, reveal: str) -> None: ...
@@ -237,8 +249,12 @@ class ClassStore(Protocol):
     def current_round(self, code: str) -> Round | None:
         """The latest round, or None before the first."""
 
-    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
-        """Store (or replace) this student's answer to round ``number``."""
+    def submit(
+        self, code: str, number: int, token: str, answer: str, submit_id: str, confidence: str = ""
+    ) -> Receipt:
+        """Store (or replace) this student's answer to round ``number``, with how sure they
+        are (one of ``class_rules.CONFIDENCES``, or ""): answer and confidence replace
+        together."""
 
     def answers(self, code: str, number: int) -> list[Answer]:
         """The round's answers, in the order the students joined."""
@@ -248,6 +264,14 @@ class ClassStore(Protocol):
 
     def purge_expired(self) -> int:
         """Delete the sessions past their expiry; how many were deleted."""
+
+    def set_question_set(self, code: str, text: str) -> None:
+        """Keep the lecturer's own questions (TOML text, at most
+        ``class_rules.MAX_SET_CHARS``) with the session, replacing the set kept before;
+        every replica reads the same set."""
+
+    def question_set(self, code: str) -> str:
+        """The session's own questions as set last ("" before any)."""
 
 
 @dataclass(frozen=True)
