@@ -158,12 +158,12 @@ def mapping_controls(log: LoadedLog, digest: str) -> ColumnMap:
 
 
 def _size_control(log: LoadedLog, digest: str) -> int | None:
-    """K chosen by hand (None: as inferred). 0 groups by prompt text."""
+    """K chosen by hand (None: as inferred; 0 infers it again)."""
     if log.grouping.how == log_grouping.BY_COLUMN:
         return None
     inferred = log.grouping.size or 0
     k = st.number_input(
-        "Answers per group, K: blocks of K consecutive rows in each step (0: by prompt text)",
+        "Answers per group, K: blocks of K consecutive rows in each step (0: infer K)",
         min_value=0,
         max_value=state.MAX_K * 64,
         value=inferred,
@@ -192,9 +192,15 @@ def grouping_words(log: LoadedLog) -> str:
             "consecutive, so K was not inferred from their order)."
         )
     how = "inferred from the runs of equal prompt text" if g.inferred else "chosen by hand"
+    check = {
+        True: " These blocks reproduce the logged advantages.",
+        False: " These blocks do not reproduce the logged advantages (see below).",
+        None: "",
+    }[g.reproduces]
     return (
         f"Groups: blocks of **K = {g.size}** consecutive rows in each step, as TRL's sampler "
         f"orders them (K {how}; change it under Columns). The prompt text only checks them."
+        f"{check}"
     )
 
 

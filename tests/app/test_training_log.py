@@ -209,6 +209,15 @@ def test_k_can_be_changed_by_hand_and_the_page_says_so(trl_logs):
         "(K chosen by hand" in page_text(at)
     )
     assert "This run matches" not in page_text(at)  # K = 8 reproduces nothing
+    warnings = [w.replace("\\", "") for w in texts(at, "warning")]
+    assert any(
+        w.startswith("K = 8, chosen by hand, does not reproduce the logged advantages")
+        and "; K = 4 does. Set K to 4 under Columns." in w
+        for w in warnings
+    ), warnings
+    at.number_input(key=k_key).set_value(4).run()
+    assert "These blocks reproduce the logged advantages." in page_text(at)
+    assert "This run matches" in page_text(at)
 
 
 @pytest.mark.trainer
