@@ -55,6 +55,7 @@ def chosen_log(source: str, uploads) -> Upload | None:
     if source == "sample":
         data = content.path(SAMPLE).read_bytes()
         return Upload(((SAMPLE, data),), hashlib.sha256(data).hexdigest(), True)
+    upload.warm()  # the reader's process starts while a file is chosen
     if not uploads:
         return None
     size = sum(u.size for u in uploads)
