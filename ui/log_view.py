@@ -106,7 +106,10 @@ def summarise(digest: str, mapping: ColumnMap, _frame: pd.DataFrame) -> Summary:
         names = [c.removeprefix("reward.") for c in reward_columns]
         order = groups.order
         aggregation = compare_aggregations(
-            _frame[reward_columns].to_numpy()[order], groups.codes, names=names
+            _frame[reward_columns].to_numpy()[order],
+            groups.codes,
+            names=names,
+            batch_ids=_frame["step"].to_numpy()[order],  # TRL's GDPO: per generation batch
         )
     return Summary(
         groups,
