@@ -45,7 +45,7 @@ if source == "upload":
 try:
     chosen = log_view.chosen_log(source, uploads)
     if chosen is None:
-        st.info("Choose CSV, JSON lines or Parquet files, or a .zip of them, to read them.")
+        st.info(log_view.UPLOAD_HINT)
         st.stop()
     if chosen.sample:
         st.info(citations.cite(TEXT["log"]["sample"]))

@@ -36,6 +36,13 @@ from ui.text import markdown_safe
 from workers import upload
 
 SAMPLE = "sample_log.csv"
+UPLOAD_HINT = (
+    "Choose CSV, JSON lines or Parquet files, or a .zip of them, to read them: "
+    f"{rollouts.MAX_BYTES // 2**20} MB at most in all. A larger file is marked in red above "
+    "and never sent."
+)
+"""What the page says before a file is chosen (Streamlit refuses a file over the server's
+maxUploadSize, .streamlit/config.toml, in the browser, and says so only in a tooltip)."""
 ROLES = ("step", "prompt", "completion", "group", "advantage")
 
 
