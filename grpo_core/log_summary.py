@@ -20,6 +20,7 @@ import pandas as pd
 
 from grpo_core.advantages import group_advantages
 from grpo_core.binary import std_weight
+from grpo_core.format import plural
 from grpo_core.log_grouping import text_codes
 
 NEAR_TIE_GAP = 1e-3
@@ -61,7 +62,8 @@ def group_size_notes(frame: pd.DataFrame) -> list[str]:
     rows = np.flatnonzero(codes == odd[0]) + 1
     first = frame.iloc[rows[0] - 1]
     return [
-        f"Mixed group sizes: {odd.size} of {sizes.size} groups do not have {common} answers. "
+        f"Mixed group sizes: {odd.size} of {plural(sizes.size, 'group')} "
+        f"{'does' if odd.size == 1 else 'do'} not have {plural(common, 'answer')}. "
         f"The first, at step {first['step']} (rows {_row_span(rows)}), has {sizes[odd[0]]}. "
         "Each group is normalised on its own; check that the log is not cut mid-group."
     ]

@@ -143,7 +143,7 @@ def test_mixed_group_sizes_are_reported_with_their_rows():
     frame = TRL_LOG.iloc[:7]  # the last group loses an answer
     log = load_log(io.BytesIO(as_bytes(frame, "csv")))
     assert len(log.warnings) == 1
-    assert "Mixed group sizes: 1 of 4 groups do not have 2 answers" in log.warnings[0]
+    assert "Mixed group sizes: 1 of 4 groups does not have 2 answers" in log.warnings[0]
     assert "step 2 (rows 7)" in log.warnings[0]
 
 
