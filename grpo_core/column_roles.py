@@ -12,10 +12,12 @@ not one of them) or "ignored" (the user's choice: not read).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 
+from grpo_core.advantages import group_advantages
+from grpo_core.conventions import CONVENTIONS
 from grpo_core.format import fmt
 from grpo_core.inference import GDPO_EPS, RELATIVE_TOLERANCE, printed_rounding
 from grpo_core.log_grouping import (
@@ -54,12 +56,16 @@ def sample_rows(steps: np.ndarray, limit: int = SAMPLE_ROWS) -> int:
     return int(inside[-1]) if inside.size else int(ends[0])
 
 
-def advantage_errors(rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, logged):
+def advantage_errors(
+    rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, logged, *, every: bool = False
+):
     """The largest |logged - A| for each way of making A from the reward columns.
 
     rewards: (N, F) columns; codes: (N,) group of each row; steps: (N,). Ways: their sum
     normalised per group (mean, sample std + 1e-4), per step's batch std, or only centred
-    (Dr. GRPO); with F >= 2, GDPO too. Returns the smallest error over the ways.
+    (Dr. GRPO); with F >= 2, GDPO too; with ``every``, each of ``CONVENTIONS`` as well
+    (verl, OpenRLHF, RLOO, NeMo-RL, REINFORCE++-baseline per step...). Returns the
+    smallest error over the ways.
     """
     total = rewards.sum(axis=1)
     centred = total - _mean(total, codes)
@@ -75,7 +81,30 @@ def advantage_errors(rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, 
         )
         batch = text_codes(steps, steps)
         ways.append((per - _mean(per, batch)) / (_std(per, batch) + GDPO_EPS))
+    if every:
+        ways.extend(_convention_ways(total, codes, steps))
     return min(float(np.nanmax(np.abs(a - logged))) for a in ways)
+
+
+def _convention_ways(total: np.ndarray, codes: np.ndarray, steps: np.ndarray) -> list:
+    """(N,) advantages of ``total`` under each named convention, computed step by step (a
+    batch-wide convention sees one generation batch); conventions that refuse a group of
+    one are left out where such a group exists."""
+    starts = step_starts(steps)
+    ways = []
+    for name in CONVENTIONS:
+        try:
+            ways.append(
+                np.concatenate(
+                    [
+                        group_advantages(total[a:b], group_ids=codes[a:b], convention=name)
+                        for a, b in pairwise(starts)
+                    ]
+                )
+            )
+        except ValueError:
+            continue
+    return ways
 
 
 def choose_rewards(
@@ -164,7 +193,7 @@ def size_errors(frame, rewards: np.ndarray, sizes) -> dict[int, float]:
     prompts, logged = frame["prompt"].iloc[:n], frame["advantage"].to_numpy()[:n]
     return {
         k: advantage_errors(
-            rewards[:n], positional_groups(steps[:n], prompts, k)[0], steps[:n], logged
+            rewards[:n], positional_groups(steps[:n], prompts, k)[0], steps[:n], logged, every=True
         )
         for k in sizes
     }

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from grpo_core import group_advantages
 from grpo_core.column_roles import choose_rewards, column_roles, sample_rows, size_errors
@@ -94,14 +95,14 @@ def test_a_hand_chosen_reward_set_is_kept_even_when_it_does_not_reproduce():
     assert not log.reward_fit.matched
 
 
-def k_log(k: int = 4) -> pd.DataFrame:
+def k_log(k: int = 4, convention: str = "trl") -> pd.DataFrame:
     """One step of G groups of k answers, each prompt text once: a TRL-shaped table."""
     return pd.DataFrame(
         {
             "step": STEPS,
             "prompt": np.repeat([f"p{g}" for g in range(G)], K),
             "r": RIGHT,
-            "advantage": group_advantages(RIGHT, group_size=k, convention="trl"),
+            "advantage": group_advantages(RIGHT, group_size=k, convention=convention),
         }
     )
 
@@ -118,6 +119,14 @@ def test_a_hand_typed_k_that_reproduces_the_advantages_says_so():
     assert log.grouping.size == 4 and not log.grouping.inferred
     assert log.grouping.reproduces is True
     assert not any("chosen by hand" in note for note in log.warnings)
+
+
+@pytest.mark.parametrize("convention", ["verl", "rloo", "nemo-rl", "reinforce-pp", "openrlhf"])
+def test_a_hand_typed_k_is_checked_under_every_convention(convention):
+    assert hand_k(k_log(convention=convention), 4).grouping.reproduces is True
+    wrong = hand_k(k_log(convention=convention), 8)
+    assert wrong.grouping.reproduces is False
+    assert "; K = 4 does. Set K to 4 under Columns." in wrong.warnings[0]
 
 
 def test_a_wrong_hand_typed_k_names_the_k_that_reproduces_the_advantages():
