@@ -12,18 +12,30 @@ not one of them) or "ignored" (the user's choice: not read).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 
+from grpo_core.advantages import group_advantages
+from grpo_core.conventions import CONVENTIONS
+from grpo_core.format import fmt
 from grpo_core.inference import GDPO_EPS, RELATIVE_TOLERANCE, printed_rounding
-from grpo_core.log_grouping import BY_POSITION, block_codes, size_candidates, text_codes
+from grpo_core.log_grouping import (
+    BY_POSITION,
+    Grouping,
+    positional_groups,
+    size_candidates,
+    step_starts,
+    text_codes,
+)
 
 MAX_COLUMNS = 8
 """Numeric columns searched at most (2^8 - 1 sets); with more, names decide."""
 SAMPLE_ROWS = 20_000
 """Rows of the log the search reads: whole steps from the start, at least one step."""
 ROLES = ("reward", "extra", "ignored")
+MAX_CHECKED_SIZE = 256
+"""The largest K tried when checking a K chosen by hand against the advantages."""
 
 
 @dataclass(frozen=True)
@@ -44,12 +56,16 @@ def sample_rows(steps: np.ndarray, limit: int = SAMPLE_ROWS) -> int:
     return int(inside[-1]) if inside.size else int(ends[0])
 
 
-def advantage_errors(rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, logged):
+def advantage_errors(
+    rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, logged, *, every: bool = False
+):
     """The largest |logged - A| for each way of making A from the reward columns.
 
     rewards: (N, F) columns; codes: (N,) group of each row; steps: (N,). Ways: their sum
     normalised per group (mean, sample std + 1e-4), per step's batch std, or only centred
-    (Dr. GRPO); with F >= 2, GDPO too. Returns the smallest error over the ways.
+    (Dr. GRPO); with F >= 2, GDPO too; with ``every``, each of ``CONVENTIONS`` as well
+    (verl, OpenRLHF, RLOO, NeMo-RL, REINFORCE++-baseline per step...). Returns the
+    smallest error over the ways.
     """
     total = rewards.sum(axis=1)
     centred = total - _mean(total, codes)
@@ -65,7 +81,30 @@ def advantage_errors(rewards: np.ndarray, codes: np.ndarray, steps: np.ndarray, 
         )
         batch = text_codes(steps, steps)
         ways.append((per - _mean(per, batch)) / (_std(per, batch) + GDPO_EPS))
+    if every:
+        ways.extend(_convention_ways(total, codes, steps))
     return min(float(np.nanmax(np.abs(a - logged))) for a in ways)
+
+
+def _convention_ways(total: np.ndarray, codes: np.ndarray, steps: np.ndarray) -> list:
+    """(N,) advantages of ``total`` under each named convention, computed step by step (a
+    batch-wide convention sees one generation batch); conventions that refuse a group of
+    one are left out where such a group exists."""
+    starts = step_starts(steps)
+    ways = []
+    for name in CONVENTIONS:
+        try:
+            ways.append(
+                np.concatenate(
+                    [
+                        group_advantages(total[a:b], group_ids=codes[a:b], convention=name)
+                        for a, b in pairwise(starts)
+                    ]
+                )
+            )
+        except ValueError:
+            continue
+    return ways
 
 
 def choose_rewards(
@@ -83,9 +122,7 @@ def choose_rewards(
     columns = list(numeric)[:MAX_COLUMNS]
     n = sample_rows(steps)
     logged = np.asarray(advantage[:n], dtype=np.float64)
-    tolerance = max(
-        RELATIVE_TOLERANCE * max(1.0, float(np.abs(logged).max())), printed_rounding(logged)
-    )
+    tolerance = advantage_tolerance(logged)
     values = {c: np.asarray(numeric[c][:n], dtype=np.float64) for c in columns}
     found = []
     for size in [len(columns)] if fixed else range(1, len(columns) + 1):
@@ -128,17 +165,84 @@ def fit_rewards_and_size(frame, values, codes, grouping, mapping):
             values, group_codes, steps, advantage, mapping.rewards, fixed=mapping.chosen
         )
 
-    if grouping.how != BY_POSITION or not grouping.inferred:
+    if grouping.how != BY_POSITION:
         return codes, grouping, search(codes)
-    head = steps[: sample_rows(steps)]  # the search reads these rows only
+    if not grouping.inferred:
+        fit = search(codes)
+        return codes, check_size(frame, values, fit, grouping), fit
+    n = sample_rows(steps)  # the search reads these rows only
+    head = steps[:n], frame["prompt"].iloc[:n]
     tried = []
     for size in size_candidates(grouping.size):
-        fit = search(codes if size == grouping.size else block_codes(head, size))
+        fit = search(codes if size == grouping.size else positional_groups(*head, size)[0])
         tried.append((not fit.matched, fit.error, -size, fit))
     _, _, size, fit = min(tried, key=lambda t: t[:3])
     if -size != grouping.size:
-        codes = block_codes(steps, -size)
-    return codes, replace(grouping, size=-size), fit
+        codes, grouping = positional_groups(steps, frame["prompt"], -size, inferred=True)
+    return codes, replace(grouping, reproduces=fit.matched), fit
+
+
+def size_errors(frame, rewards: np.ndarray, sizes) -> dict[int, float]:
+    """{K: largest |logged - recomputed advantage|} of blocks of K consecutive rows, for
+    each K of ``sizes``, on the log's first whole steps (``sample_rows``).
+
+    frame: the loaded table (step, prompt, advantage); rewards: (N, F) the reward columns.
+    The aggregations tried are ``advantage_errors``'."""
+    steps = frame["step"].to_numpy()
+    n = sample_rows(steps)
+    prompts, logged = frame["prompt"].iloc[:n], frame["advantage"].to_numpy()[:n]
+    return {
+        k: advantage_errors(
+            rewards[:n], positional_groups(steps[:n], prompts, k)[0], steps[:n], logged, every=True
+        )
+        for k in sizes
+    }
+
+
+def check_size(frame, values: dict, fit: RewardFit, grouping: Grouping) -> Grouping:
+    """``grouping`` (K chosen by hand) with ``reproduces`` set and, when its K does not
+    reproduce the logged advantages, a note in plain words naming the K that do.
+
+    values: name -> (N,) numeric columns; fit.rewards are the reward columns used. The K
+    tried are the chosen one and every divisor from 2 to MAX_CHECKED_SIZE of the first
+    step's row count."""
+    if not fit.rewards or any(c not in values for c in fit.rewards):
+        return grouping
+    k = grouping.size
+    steps = frame["step"].to_numpy()
+    rows = int(step_starts(steps)[1])
+    rewards = np.column_stack([values[c] for c in fit.rewards])
+    errors = size_errors(
+        frame, rewards, dict.fromkeys([k, *size_candidates(min(rows, MAX_CHECKED_SIZE), rows)])
+    )
+    tolerance = advantage_tolerance(frame["advantage"].to_numpy()[: sample_rows(steps)])
+    good = sorted(size for size, error in errors.items() if error <= tolerance)
+    if k in good:
+        return replace(grouping, reproduces=True)
+    columns = ", ".join(repr(c) for c in fit.rewards)
+    off = (
+        f"K = {k}, chosen by hand, does not reproduce the logged advantages (off by up to "
+        f"{fmt(errors[k])})"
+    )
+    if good:
+        note = f"{off}; K = {_join_numbers(good)} does. Set K to {good[0]} under Columns."
+    else:
+        note = (
+            f"{off}, and no other K does with the reward columns {columns} (tried K = "
+            f"{_join_numbers(sorted(errors))}): check the reward columns."
+        )
+    return replace(grouping, reproduces=False, notes=(note, *grouping.notes))
+
+
+def advantage_tolerance(logged: np.ndarray) -> float:
+    """The largest disagreement that still counts as a match with ``logged`` (N,):
+    ``RELATIVE_TOLERANCE`` × max(1, max |A|), or the log's printed rounding if larger."""
+    return max(RELATIVE_TOLERANCE * max(1.0, float(np.abs(logged).max())), printed_rounding(logged))
+
+
+def _join_numbers(values) -> str:
+    text = [str(v) for v in values]
+    return text[0] if len(text) == 1 else ", ".join(text[:-1]) + " or " + text[-1]
 
 
 def left_out_notes(roles: dict, fit: RewardFit | None) -> list[str]:

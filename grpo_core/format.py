@@ -100,9 +100,10 @@ def digits_to_tell_apart(values) -> int:
 
 
 def plural(count: int, word: str, *, with_count: bool = True) -> str:
-    """ "1 answer", "3 answers", "0 answers": the count and the word, with an s unless 1.
+    """ "1 answer", "3 answers", "1,000,000 answers": the count (thousands separated) and the
+    word, with an s unless 1.
 
     ``with_count=False`` gives the word alone: "Prompts" for "Prompts 1 and 3 ...".
     """
     form = word if count == 1 else word + "s"
-    return f"{count} {form}" if with_count else form
+    return f"{count:,} {form}" if with_count else form

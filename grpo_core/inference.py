@@ -379,7 +379,8 @@ def _step_codes(steps: np.ndarray) -> np.ndarray:
 
 def _float32(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndarray:
     """(N,) the convention with every operation in float32, as torch computes: the group
-    mean (or leave-one-out mean), then the group's, the step's or no std, plus eps."""
+    mean (or leave-one-out mean), then the group's, the step's, the other answers' or no
+    std, plus eps; REINFORCE++'s whitening over each step's batch."""
     if np.abs(grouped.rewards).max() > np.finfo(np.float32).max:
         raise ValueError("a reward is beyond float32's range.")
     x = grouped.rewards.astype(np.float32)
@@ -389,12 +390,52 @@ def _float32(grouped: LogGroups, steps: np.ndarray, conv: Convention) -> np.ndar
     else:
         size = grouped.sizes.astype(np.float32)[grouped.codes]
         centred = x - (mean * size - x) / (size - np.float32(1))
+    if conv.scale == "whiten":
+        return _whitened32(centred, steps, conv).astype(np.float64)
     if conv.scale == "batch":
         std = _step_mean_std(x, steps, ddof=conv.ddof)[1]
     with np.errstate(divide="ignore", invalid="ignore"):
-        a = centred if conv.scale == "none" else centred / (std + np.float32(conv.eps))
+        if conv.scale == "leave-one-out":
+            others = _others_std32(x, mean, grouped, conv.ddof)
+            a = np.where(others > 0, centred / (others + np.float32(conv.eps)), centred)
+        else:
+            a = centred if conv.scale == "none" else centred / (std + np.float32(conv.eps))
     if conv.eps == 0:
         a = np.nan_to_num(a, nan=0.0)  # the textbook z-score defines 0/0 = 0
     if conv.clip is not None:
         a = np.clip(a, -conv.clip, conv.clip)
     return a.astype(np.float64)
+
+
+def _whitened32(centred: np.ndarray, steps: np.ndarray, conv: Convention) -> np.ndarray:
+    """(N,) float32 REINFORCE++-baseline (OpenRLHF): the centred rewards clipped to ±clip,
+    re-centred on their step's mean when a clip bit, over max(step std (ddof), eps)."""
+    c = centred if conv.clip is None else np.clip(centred, -conv.clip, conv.clip)
+    if conv.clip is not None:
+        hit = np.abs(c) == np.float32(conv.clip)
+        codes = _step_codes(steps)
+        bit = (np.bincount(codes, hit) > 0)[codes]
+        c = np.where(bit, c - _step_mean_std(c, steps, ddof=conv.ddof)[0], c)
+    std = _step_mean_std(c, steps, ddof=conv.ddof)[1]
+    return c / np.maximum(std, np.float32(conv.eps))
+
+
+def _others_std32(x: np.ndarray, mean: np.ndarray, grouped: LogGroups, ddof: int):
+    """(N,) float32 std (ddof) of the other K-1 rewards of each answer's group (NeMo-RL):
+    sqrt((SS - K/(K-1) (x - mean)^2) / (K-1-ddof)); 0 where the others are all equal or
+    K-1-ddof <= 0 (``advantages._leave_one_out_std`` in float64)."""
+    k = grouped.sizes.astype(np.float32)[grouped.codes]
+    centred = x - mean
+    squares = np.add.reduceat(centred * centred, grouped.starts)[grouped.codes]
+    dof = k - np.float32(1 + ddof)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        others = squares - centred * centred * (k / (k - np.float32(1)))
+        std = np.sqrt(np.maximum(others, np.float32(0)) / np.maximum(dof, np.float32(1)))
+    low = np.minimum.reduceat(x, grouped.starts)[grouped.codes]
+    high = np.maximum.reduceat(x, grouped.starts)[grouped.codes]
+    n_low = np.bincount(grouped.codes, x == low)[grouped.codes]
+    n_high = np.bincount(grouped.codes, x == high)[grouped.codes]
+    alone = ((x == low) & (n_low == 1) & (n_high == k - 1)) | (
+        (x == high) & (n_high == 1) & (n_low == k - 1)
+    )
+    return np.where((dof > 0) & (low != high) & ~alone, std, np.float32(0))

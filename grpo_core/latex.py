@@ -79,6 +79,56 @@ def std_sum_latex(trace: AdvantageTrace, g: int) -> str:
     )
 
 
+def scale_std_latex(trace: AdvantageTrace, g: int, answer: int, narrow: bool = False) -> str:
+    """The std that answer ``answer`` of group ``g`` is divided by, written out.
+
+    The group's own std (``std_latex``, or ``std_sum_latex`` when ``narrow``) for group
+    and unscaled conventions; the std of the other K-1 rewards for leave-one-out scaling
+    (NeMo-RL); the one batch std for batch scaling and whitening (TRL "batch",
+    REINFORCE++-baseline), over every value of the batch.
+    """
+    conv = trace.convention
+    if conv.scale == "leave-one-out" and not trace.singleton[g]:
+        return _others_std_latex(trace, g, answer)
+    if conv.scale in ("batch", "whiten"):
+        return _batch_std_latex(trace)
+    return std_sum_latex(trace, g) if narrow else std_latex(trace, g)
+
+
+def _others_std_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
+    """sigma_-i: the std of the other K-1 rewards around their own mean, Bessel over K-1."""
+    members = trace.members(g)
+    idx, i = members[answer], answer + 1
+    others = np.delete(trace.rewards.ravel()[members], answer)
+    base = trace.baseline.ravel()[idx]
+    divisor, ddof = trace.divisor.ravel()[idx], trace.convention.ddof
+    dof = len(others) - ddof
+    if dof <= 0:
+        return rf"\sigma_{{-{i}}} = 0 \quad \text{{(one other reward: NeMo-RL sets it to 0)}}"
+    value = 0.0 if divisor == 1.0 else divisor - trace.convention.eps
+    d = digits_to_tell_apart([*others, base])
+    squares = " + ".join(
+        r"\dots" if r is None else f"({tex(r, d)} - {tex(base, d)})^2" for r in _shown(others, 6)
+    )
+    return rf"\sigma_{{-{i}}} = \sqrt{{\frac{{{squares}}}{{{dof}}}}} = {tex(value)}"
+
+
+def _batch_std_latex(trace: AdvantageTrace) -> str:
+    """sigma_batch over all N values of the batch (rewards, or clipped centred rewards)."""
+    count, conv = trace.rewards.size, trace.convention
+    what = r"R_n - \bar R_{\text{batch}}" if conv.scale == "batch" else r"c_n - \bar c"
+    values = (
+        r"\text{every reward}"
+        if conv.scale == "batch"
+        else r"c_n = \operatorname{clip}(R_n - \bar R_{\text{prompt}})"
+    )
+    dof = f"{count} - 1" if conv.ddof == 1 else f"{count}"
+    return (
+        rf"\sigma_{{\text{{batch}}}} = \sqrt{{\frac{{\sum_n ({what})^2}}{{{dof}}}}}"
+        rf" = {tex(trace.batch_std)} \quad ({values},\ N = {count})"
+    )
+
+
 def breakable(latex: str) -> str:
     r"""``latex`` with a line break allowed after each comma outside braces (``,\allowbreak``).
 

@@ -17,13 +17,9 @@ import zipfile
 import zlib
 from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 
 from grpo_core import rollouts
-from grpo_core.column_roles import column_roles, fit_rewards_and_size, left_out_notes
-from grpo_core.log_grouping import assign_groups
-from grpo_core.log_summary import group_size_notes
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
 
 MAX_FILES = 1_000
@@ -112,41 +108,7 @@ def load_logs(files: list[tuple[str, bytes]], mapping: ColumnMap | None = None) 
     raw = pd.concat(tables, ignore_index=True)
     if found.step:
         raw = raw.iloc[_step_order(raw[found.step])].reset_index(drop=True)
-    return from_table(raw, fmt, columns, found)
-
-
-def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> LoadedLog:
-    """A LoadedLog from a raw table already read (one file, or several concatenated):
-    rows grouped (``log_grouping.assign_groups``, column ``group_no``) and, with an
-    advantage column and no reward set chosen by hand, the reward columns found
-    (``column_roles.fit_rewards_and_size``); each column's role, and notes."""
-    frame = rollouts.normalise(raw, mapping)
-    try:
-        codes, grouping = assign_groups(frame, mapping.group_size)
-    except ValueError as e:
-        raise LogError(str(e)) from None
-    numeric = [c for c in rollouts.numeric_columns(raw) if c in columns]
-    candidates = [c for c in numeric if c not in _role_columns(mapping) + list(mapping.ignored)]
-    fit = None
-    if mapping.advantage and candidates:
-        values = {c: raw[c].to_numpy(dtype=np.float64, na_value=np.nan) for c in candidates}
-        if mapping.chosen:
-            values = {c: v for c, v in values.items() if c in mapping.rewards}
-        codes, grouping, fit = fit_rewards_and_size(frame, values, codes, grouping, mapping)
-        if fit.rewards != mapping.rewards and not mapping.chosen:
-            mapping = replace(mapping, rewards=fit.rewards)
-            frame = rollouts.normalise(raw, mapping)
-    frame["group_no"] = codes
-    rollouts.check_groups(frame)
-    taken = {getattr(mapping, r): r for r in rollouts.NAMES if getattr(mapping, r)}
-    roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
-    notes = list(grouping.notes) + group_size_notes(frame) + rollouts.suspicious_text(frame)
-    notes += left_out_notes(roles, fit)
-    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes), grouping, roles, fit)
-
-
-def _role_columns(mapping: ColumnMap) -> list[str]:
-    return [c for c in (mapping.step, mapping.group, mapping.advantage) if c]
+    return rollouts.from_table(raw, fmt, columns, found)
 
 
 def different_columns(first: str, first_columns, name: str, columns) -> str:

@@ -10,7 +10,11 @@ position, not by text:
   divisor of the runs of equal prompt text (a prompt repeated in two adjacent groups makes
   a run of 2K, not a run of K + 1), or given by the user. The prompt text is then only a
   consistency check: a block holding two prompt texts is reported;
-- else, when the rows of one prompt are not consecutive, rows sharing (step, prompt text).
+- else, when the rows of one prompt are not consecutive (no K >= 2 divides the runs),
+  rows sharing (step, prompt text).
+
+Rows of one step need not be contiguous in the file: they are read in step order, each
+step's rows in file order.
 
 ``assign_groups`` writes the result as a ``group_no`` column (int, numbered in order of
 first appearance), which ``log_summary.group_codes`` reads.
@@ -38,6 +42,8 @@ class Grouping:
     inferred: bool = True
     """False when the user chose K."""
     notes: tuple[str, ...] = field(default=())
+    reproduces: bool | None = None
+    """Whether blocks of K reproduce the logged advantages (None: not checked)."""
 
 
 def step_starts(steps: np.ndarray) -> np.ndarray:
@@ -65,9 +71,11 @@ def consecutive_size(steps: np.ndarray, prompts: pd.Series) -> int | None:
     return k
 
 
-def size_candidates(k: int) -> list[int]:
-    """The divisors of K that are >= 2, largest first (K itself, then K/2, ...)."""
-    return [d for d in range(k, 1, -1) if k % d == 0]
+def size_candidates(k: int, rows: int | None = None) -> list[int]:
+    """The divisors of ``rows`` (default K) from 2 to K, largest first (K itself when it
+    divides, then K/2, ...)."""
+    rows = k if rows is None else rows
+    return [d for d in range(k, 1, -1) if rows % d == 0]
 
 
 def block_codes(steps: np.ndarray, k: int) -> np.ndarray:
@@ -112,25 +120,36 @@ def assign_groups(frame: pd.DataFrame, size: int | None = None) -> tuple[np.ndar
         return text_codes(steps, frame["group"]), Grouping(BY_COLUMN)
     prompts = frame["prompt"]
     if size is not None:
-        return _blocks(steps, prompts, int(size), inferred=False)
-    k = consecutive_size(steps, prompts) if sorted_by_step(steps) else None
+        return positional_groups(steps, prompts, int(size), inferred=False)
+    if sorted_by_step(steps):
+        k = consecutive_size(steps, prompts)
+    else:  # each step's rows in file order
+        order = np.argsort(steps, kind="stable")
+        k = consecutive_size(steps[order], prompts.iloc[order])
     if k is None:
         return text_codes(steps, prompts), Grouping(BY_TEXT)
-    return _blocks(steps, prompts, k, inferred=True)
+    return positional_groups(steps, prompts, k, inferred=True)
 
 
-def _blocks(steps, prompts, k: int, *, inferred: bool) -> tuple[np.ndarray, Grouping]:
+def positional_groups(
+    steps, prompts, k: int, *, inferred: bool = True
+) -> tuple[np.ndarray, Grouping]:
+    """(N,) group of each row: blocks of k consecutive rows of each step (a step's rows in
+    file order), and the Grouping, with a note when a block holds two prompt texts.
+
+    steps: (N,) int; prompts: (N,) text; inferred: False when the user chose k.
+    ValueError for k < 1."""
     if k < 1:
         raise ValueError("K, the answers per group, must be at least 1.")
-    if not sorted_by_step(steps):
+    if sorted_by_step(steps):
+        codes = block_codes(steps, k)
+        mixed = mixed_blocks(codes, prompts)
+    else:
         order = np.argsort(steps, kind="stable")
         codes = np.empty(len(steps), dtype=np.int64)
-        sorted_codes, grouping = _blocks(steps[order], prompts.iloc[order], k, inferred=inferred)
-        codes[order] = sorted_codes
-        return codes, grouping
-    codes = block_codes(steps, k)
+        codes[order] = block_codes(steps[order], k)
+        mixed = mixed_blocks(codes[order], prompts.iloc[order])
     notes = []
-    mixed = mixed_blocks(codes, prompts)
     if mixed.size:
         row = int(np.flatnonzero(codes == mixed[0])[0]) + 1
         notes.append(

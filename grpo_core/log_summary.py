@@ -20,6 +20,7 @@ import pandas as pd
 
 from grpo_core.advantages import group_advantages
 from grpo_core.binary import std_weight
+from grpo_core.format import plural
 from grpo_core.log_grouping import text_codes
 
 NEAR_TIE_GAP = 1e-3
@@ -35,10 +36,19 @@ def group_codes(frame: pd.DataFrame) -> np.ndarray:
     (step, prompt).
     """
     if "group_no" in frame:
-        codes, _ = pd.factorize(frame["group_no"])
-        return codes
+        codes = frame["group_no"].to_numpy()
+        if in_first_appearance_order(codes):
+            return codes
+        return pd.factorize(codes)[0]
     key = frame["group"] if "group" in frame else frame["prompt"]
     return text_codes(frame["step"].to_numpy(), key)
+
+
+def in_first_appearance_order(codes: np.ndarray) -> bool:
+    """True when ``codes`` (N,) int are numbered 0, 1, ... in order of first appearance
+    and each group's rows are contiguous (blocks of consecutive rows are): no hashing."""
+    steps = np.diff(codes)
+    return bool(codes.size and codes[0] == 0 and ((steps == 0) | (steps == 1)).all())
 
 
 def group_size_notes(frame: pd.DataFrame) -> list[str]:
@@ -52,7 +62,8 @@ def group_size_notes(frame: pd.DataFrame) -> list[str]:
     rows = np.flatnonzero(codes == odd[0]) + 1
     first = frame.iloc[rows[0] - 1]
     return [
-        f"Mixed group sizes: {odd.size} of {sizes.size} groups do not have {common} answers. "
+        f"Mixed group sizes: {odd.size} of {plural(sizes.size, 'group')} "
+        f"{'does' if odd.size == 1 else 'do'} not have {plural(common, 'answer')}. "
         f"The first, at step {first['step']} (rows {_row_span(rows)}), has {sizes[odd[0]]}. "
         "Each group is normalised on its own; check that the log is not cut mid-group."
     ]
@@ -98,7 +109,10 @@ class LogGroups:
 def log_groups(frame: pd.DataFrame) -> LogGroups:
     """Group the log's rows (see LogGroups)."""
     codes = group_codes(frame)
-    order = np.argsort(codes, kind="stable")
+    if np.all(codes[1:] >= codes[:-1]):  # already grouped (blocks of K rows): no sort
+        order = np.arange(len(codes))
+    else:
+        order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]
     sizes = np.bincount(sorted_codes)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
@@ -118,7 +132,7 @@ def log_groups(frame: pd.DataFrame) -> LogGroups:
     table = pd.DataFrame(
         {
             "step": frame["step"].to_numpy()[first_row],
-            "prompt": frame["prompt"].to_numpy()[first_row],
+            "prompt": frame["prompt"].take(first_row).to_numpy(),  # G strings, not N
             "first_row": first_row + 1,
             "size": sizes,
             "mean": mean,

@@ -38,10 +38,18 @@ def on_policy(batch: ToyBatch, result: PolicyLoss, loss_type: str) -> str:
         "cispo": "−A·log p per token: it is not a mean advantage at all",
         "vespo": "−A·log p per token: it is not a mean advantage at all",
     }.get(loss_type, f"−A averaged over tokens, and per token A averages {fmt(per_token)}")
-    return (
+    opening = (
         f"On the first update after sampling, the policy is still the one that sampled: every "
         f"ratio is exactly 1 and nothing is clipped. The loss is {fmt(result.loss)}: "
         f"with {loss_type} ({AGGREGATION[loss_type]}) it is {why}. "
+    )
+    if not np.any(push):
+        return opening + (
+            "Here the gradient is 0 too: every advantage is 0 (the rewards are all equal), so "
+            "no token is pushed. A group like this teaches the policy nothing; only a KL term "
+            "(β > 0) would move it."
+        )
+    return opening + (
         f"Yet the gradient is not zero: {plural(int(np.count_nonzero(push)), 'token')} "
         f"get a push on log p, from {signed(push.max())} (answer {top + 1}) to "
         f"{signed(push.min())} (answer {bottom + 1}). "
@@ -54,13 +62,27 @@ def on_policy(batch: ToyBatch, result: PolicyLoss, loss_type: str) -> str:
     )
 
 
-def clip_ratio(now: PolicyLoss, first: PolicyLoss, step: float, eps: tuple[float, float]) -> str:
+def clip_ratio(
+    now: PolicyLoss,
+    first: PolicyLoss,
+    step: float,
+    eps: tuple[float, float],
+    loss_type: str = "dapo",
+    level: str = "token",
+) -> str:
     """Why clip_ratio is 0 with one update per batch, and what a later update clips.
-    ``first``: at step 0; ``now``: at ``step``; eps: (epsilon_low, epsilon_high)."""
+    ``first``: at step 0; ``now``: at ``step``; eps: (epsilon_low, epsilon_high), the
+    latter CISPO's weight cap under ``loss_type="cispo"``; ``level``: the
+    importance_sampling_level (at "sequence" TRL counts clipped answers, not tokens)."""
     lo, hi = 1 - eps[0], 1 + eps[1]
+    where = {
+        "cispo": f"r = 1 is below CISPO's weight cap ε_high = {fmt(eps[1])}",
+        "sapo": "sapo has no clip at all (a smooth gate instead)",
+        "vespo": "vespo has no clip at all (a smooth weight instead)",
+    }.get(loss_type, f"r = 1 lies inside [{fmt(lo)}, {fmt(hi)}]")
     text = (
         f"With num_iterations = 1 every batch is used once, by the policy that sampled it: "
-        f"r = 1 lies inside [{fmt(lo)}, {fmt(hi)}], so the logged clip fraction is "
+        f"{where}, so the logged clip fraction is "
         f"{_pct(first.clip_fraction.region)} whatever ε. Only a second pass over the same "
         "batch (num_iterations > 1) sees r ≠ 1."
     )
@@ -68,16 +90,22 @@ def clip_ratio(now: PolicyLoss, first: PolicyLoss, step: float, eps: tuple[float
         return text + " Move the step slider to take it."
     cf = now.clip_fraction
     return text + (
-        f" One step later (step {fmt(step)}): {_pct(cf.region)} of tokens clipped, "
+        f" One step later (step {fmt(step)}): {_pct(cf.region)} of "
+        f"{'answers' if level == 'sequence' else 'tokens'} clipped, "
         f"{_pct(cf.low)} low and {_pct(cf.high)} high."
     )
 
 
 def clip_higher(
-    batch: ToyBatch, now: PolicyLoss, other: PolicyLoss, eps_high: tuple[float, float]
+    batch: ToyBatch,
+    now: PolicyLoss,
+    other: PolicyLoss,
+    eps_high: tuple[float, float],
+    note: str = "",
 ) -> str:
-    """Clip-Higher on unlikely tokens of right answers. ``other``: the same at the other
-    epsilon_high; eps_high: (this one, the other)."""
+    """Clip-Higher on unlikely tokens of right answers. ``now`` and ``other``: a clip-family
+    loss at token level at two epsilon_high; eps_high: (this one, the other). ``note``: a
+    sentence put first, saying how those settings differ from the reader's."""
     up = (batch.mask > 0) & (batch.advantages[:, None] > 0)
     unlikely = up & (np.exp(batch.old_logp) < UNLIKELY)
     likely = up & ~unlikely
@@ -90,13 +118,17 @@ def clip_higher(
     high_other = int(np.count_nonzero((other.clip == HIGH) & unlikely))
     tokens = plural(int(unlikely.sum()), "token")
     likely_top = fmt(r[likely].max()) if likely.any() else "1"
-    return (
+    return note + (
         f"Unlikely tokens move most. In answers with A > 0, the {tokens} "
         f"sampled with p_old < {fmt(UNLIKELY)} reach r up to {fmt(r[unlikely].max())}, the "
         f"{int(likely.sum())} likely ones at most {likely_top}. "
         f"With ε_high = {fmt(eps_high[0])}, {high_now} of the unlikely ones are clipped high "
         f"(their gradient stops); with ε_high = {fmt(eps_high[1])}, {high_other}. "
-        "A higher ceiling lets rare right tokens keep gaining probability."
+        + (
+            "Here both ceilings stop the same ones: their ratios pass both."
+            if high_now == high_other
+            else "A higher ceiling lets rare right tokens keep gaining probability."
+        )
     )
 
 

@@ -59,12 +59,16 @@ def sum_then_normalise(rewards, group_ids, *, weights=None, convention: str = "t
     return group_advantages(total, group_ids=_ids(group_ids, len(r)), convention=convention)
 
 
-def normalise_then_sum(rewards, group_ids, *, weights=None, eps: float = 1e-4) -> np.ndarray:
+def normalise_then_sum(
+    rewards, group_ids, *, weights=None, eps: float = 1e-4, batch_ids=None
+) -> np.ndarray:
     """(N,) GDPO: each function normalised per group, weighted and summed, then over the batch.
 
     rewards: (N, F); group_ids: (N,). Per function: (R_f - group mean) / (group sample
-    std + eps) (a zero-spread group gives 0); the weighted sum is then normalised over all
-    N answers: (S - mean S) / (sample std of S + eps).
+    std + eps) (a zero-spread group gives 0); the weighted sum is then normalised over
+    its batch: (S - mean S) / (sample std of S + eps). batch_ids: (N,) the batch of each
+    answer (TRL normalises each generation batch, one logging step, on its own); None:
+    all N answers are one batch.
     """
     r, w = _per_function(rewards, weights)
     ids = _ids(group_ids, len(r))
@@ -75,19 +79,26 @@ def normalise_then_sum(rewards, group_ids, *, weights=None, eps: float = 1e-4) -
         ]
     )
     total = (per * w).sum(axis=1)
-    return group_advantages(total, convention="trl", eps=eps)
+    if batch_ids is None:
+        return group_advantages(total, convention="trl", eps=eps)
+    return group_advantages(total, group_ids=_ids(batch_ids, len(r)), convention="trl", eps=eps)
 
 
-def compare_aggregations(rewards, group_ids, *, names=None, weights=None) -> pd.DataFrame:
+def compare_aggregations(
+    rewards, group_ids, *, names=None, weights=None, batch_ids=None
+) -> pd.DataFrame:
     """One row per answer: its group, each reward, both advantages, their difference, and
-    ``sign_changed`` (one pushes the answer up, the other down)."""
+    ``sign_changed`` (one pushes the answer up, the other down).
+
+    batch_ids: (N,) the batch GDPO's last normalisation runs over (a log's steps), or None
+    for one batch (``normalise_then_sum``)."""
     r, w = _per_function(rewards, weights)
     names = [f"reward {f + 1}" for f in range(r.shape[1])] if names is None else list(names)
     if len(names) != r.shape[1]:
         raise ValueError(f"names must give one name per reward function ({r.shape[1]}).")
     ids = _ids(group_ids, len(r))
     summed = sum_then_normalise(r, ids, weights=w)
-    split = normalise_then_sum(r, ids, weights=w)
+    split = normalise_then_sum(r, ids, weights=w, batch_ids=batch_ids)
     frame = pd.DataFrame({"group": ids})
     for f, name in enumerate(names):
         frame[name] = r[:, f]

@@ -24,17 +24,18 @@ import io
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from grpo_core import log_guards
-from grpo_core.column_roles import RewardFit
+from grpo_core.column_roles import RewardFit, column_roles, fit_rewards_and_size, left_out_notes
 from grpo_core.groups import MAX_ABS_REWARD
 from grpo_core.inference import fit_log
-from grpo_core.log_grouping import BY_TEXT, Grouping
+from grpo_core.log_grouping import BY_TEXT, Grouping, assign_groups
 from grpo_core.log_summary import group_codes, group_size_notes
+from grpo_core.log_text import excerpt, suspicious_text
 
 MAX_BYTES = 100 * 2**20
 """The largest file read: 100 MB."""
@@ -120,19 +121,48 @@ def load(file) -> pd.DataFrame:
 
 
 def load_log(file, mapping: ColumnMap | None = None) -> LoadedLog:
-    """Read one file, detect its columns (or use ``mapping``) and normalise them.
+    """Read one file, detect its columns (or use ``mapping``), normalise and group them.
 
-    Rows are grouped by prompt text (``log_summary.group_codes``); ``log_files.load_logs``
-    reads one file or several and groups them as trainers order them (K consecutive rows),
-    and finds the reward columns from the advantages: the page reads through it.
-    Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format, a
-    missing or non-numeric reward column; the message names the row and column.
+    Rows are grouped as trainers order them (``from_table``: a group column, else blocks
+    of K consecutive rows within a step); ``log_files.load_logs`` reads several files the
+    same way. Raises LogError (a ValueError) for a file over MAX_BYTES, an unknown format,
+    a missing or non-numeric reward column; the message names the row and column.
     """
-    raw, fmt, columns, mapping = read_table(file, mapping)
+    return from_table(*read_table(file, mapping))
+
+
+def from_table(raw: pd.DataFrame, fmt: str, columns, mapping: ColumnMap) -> LoadedLog:
+    """A LoadedLog from a raw table already read (one file, or several concatenated).
+
+    Rows are grouped (``log_grouping.assign_groups``, column ``group_no``); with an
+    advantage column and no reward set chosen by hand, the reward columns (and K, when
+    inferred) are the ones that reproduce the advantages (``column_roles``). Each column's
+    role and the notes (grouping, uneven groups, HTML, numbers left out) come with it.
+    """
     frame = normalise(raw, mapping)
+    try:
+        codes, grouping = assign_groups(frame, mapping.group_size)
+    except ValueError as e:
+        raise LogError(str(e)) from None
+    numeric = [c for c in numeric_columns(raw) if c in columns]
+    kept = {mapping.step, mapping.group, mapping.advantage, *mapping.ignored}
+    candidates = [c for c in numeric if c not in kept]
+    fit = None
+    if mapping.advantage and candidates:
+        values = {c: raw[c].to_numpy(dtype=np.float64, na_value=np.nan) for c in candidates}
+        if mapping.chosen:
+            values = {c: v for c, v in values.items() if c in mapping.rewards}
+        codes, grouping, fit = fit_rewards_and_size(frame, values, codes, grouping, mapping)
+        if fit.rewards != mapping.rewards and not mapping.chosen:
+            mapping = replace(mapping, rewards=fit.rewards)
+            frame = normalise(raw, mapping)
+    frame["group_no"] = codes
     check_groups(frame)
-    notes = group_size_notes(frame) + suspicious_text(frame)
-    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes))
+    taken = {getattr(mapping, r): r for r in NAMES if getattr(mapping, r)}
+    roles = column_roles(columns, numeric, mapping.rewards, mapping.ignored, taken)
+    notes = list(grouping.notes) + group_size_notes(frame) + suspicious_text(frame)
+    notes += left_out_notes(roles, fit)
+    return LoadedLog(frame, fmt, tuple(columns), mapping, tuple(notes), grouping, roles, fit)
 
 
 def read_table(file, mapping: ColumnMap | None = None):
@@ -231,37 +261,6 @@ def normalise(raw: pd.DataFrame, mapping: ColumnMap) -> pd.DataFrame:
     frame = pd.DataFrame(out, index=pd.RangeIndex(len(raw)))
     frame["step"] = frame["step"].astype(np.int64)
     return frame
-
-
-HTML = re.compile(
-    r"<\s*/?\s*(script|img|iframe|frame|svg|math|style|link|meta|base|object|embed|form|input"
-    r"|button|a|video|audio|source|body|html|details|marquee|textarea|select)\b[^>]*>",
-    re.IGNORECASE,
-)
-"""An HTML tag that would run, load or draw something. Reasoning tags (<think>, <answer>)
-are not HTML; a leading = or + matters only in a CSV, and every CSV the app writes goes
-through ``grpo_core.csv_safe``."""
-
-
-def suspicious_text(frame: pd.DataFrame, *, limit: int = 3) -> list[str]:
-    """Notes on text cells that hold an HTML tag (see HTML), by row and column.
-
-    They are never run: the page shows them escaped. At most ``limit`` cells are named.
-    """
-    notes = []
-    for column in ("prompt", "completion", "group"):
-        if column not in frame:
-            continue
-        codes, distinct = pd.factorize(frame[column])  # a prompt repeats K times: test it once
-        odd = np.array([bool(HTML.search(str(t))) for t in distinct], dtype=bool)
-        hits = np.flatnonzero(odd[codes]) if odd.any() else []
-        for row in hits[:limit]:
-            notes.append(
-                f"Row {row + 1}, column {column}: the text looks like HTML "
-                f"({_excerpt(frame[column].iloc[row])}). It is shown as plain text and "
-                "never run."
-            )
-    return notes
 
 
 # --- readers: each returns (raw table, file columns, mapping) ------------------------------
@@ -367,7 +366,7 @@ def _json_array(text: bytes) -> pd.DataFrame:
     bad = next((i for i, row in enumerate(rows) if not isinstance(row, dict)), None)
     if bad is not None:
         raise LogError(
-            f"Row {bad + 1}: the JSON array holds {_excerpt(json.dumps(rows[bad]))}, not an "
+            f"Row {bad + 1}: the JSON array holds {excerpt(json.dumps(rows[bad]))}, not an "
             'object with named fields such as {"prompt": …, "reward": …}.'
         )
     return pd.DataFrame.from_records(rows)
@@ -439,15 +438,14 @@ def _numbers(values: pd.Series, column: str) -> np.ndarray:
                 else (f"too large: values must lie within ±{MAX_ABS_REWARD:.0e}")
             )
             raise LogError(
-                f"Row {row + 1}, column {column}: the value is {_excerpt(values.iloc[row])}, "
-                f"{what}."
+                f"Row {row + 1}, column {column}: the value is {excerpt(values.iloc[row])}, {what}."
             )
         return x
     parsed = pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     bad = ~np.isfinite(parsed)
     row = int(np.flatnonzero(bad)[0]) if bad.any() else 0
     raise LogError(
-        f"Row {row + 1}, column {column}: {_excerpt(values.iloc[row])} is not a number. "
+        f"Row {row + 1}, column {column}: {excerpt(values.iloc[row])} is not a number. "
         f"Every value of a reward or advantage column must be a number."
     )
 
@@ -461,7 +459,7 @@ def _whole_numbers(values: pd.Series, column: str) -> np.ndarray:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise LogError(
-            f"Row {row + 1}, column {column}: {_excerpt(values.iloc[row])} is not a whole "
+            f"Row {row + 1}, column {column}: {excerpt(values.iloc[row])} is not a whole "
             "step number."
         )
     return x.astype(np.int64)
@@ -469,11 +467,6 @@ def _whole_numbers(values: pd.Series, column: str) -> np.ndarray:
 
 def _text(values: pd.Series) -> pd.Series:
     return values.astype("string").fillna("").reset_index(drop=True)
-
-
-def _excerpt(value, width: int = 40) -> str:
-    text = str(value)
-    return repr(text if len(text) <= width else text[: width - 1] + "…")
 
 
 def column_names(columns) -> str:

@@ -24,8 +24,23 @@ PASS_RATES = (1.0, 0.75, 0.5, 0.25, 0.0)
 zero-spread groups, as real logs have."""
 
 
+MAX_ROWS = 100_000
+"""The most rows a sample log may have (steps · prompts · k): it is built row by row."""
+
+
 def sample_log(rng: np.random.Generator, *, steps: int = 8, prompts: int = 5, k: int = 8):
-    """(steps · prompts · k) rows in TRL's layout; the pass rates rise a little each step."""
+    """(steps · prompts · k) rows in TRL's layout; the pass rates rise a little each step.
+
+    ValueError unless steps, prompts and k are whole numbers >= 1 (k >= 2) and their
+    product is at most MAX_ROWS."""
+    sizes = {"steps": steps, "prompts": prompts, "k": k}
+    for name, value in sizes.items():
+        if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}.")
+    if k < 2:
+        raise ValueError("k must be at least 2: a group of one answer has no sample std.")
+    if steps * prompts * k > MAX_ROWS:
+        raise ValueError(f"steps · prompts · k must be at most {MAX_ROWS:,} rows.")
     rows = []
     trl = CONVENTIONS["trl"]
     for step in range(1, steps + 1):

@@ -66,6 +66,73 @@ def describe_group(trace: AdvantageTrace, g: int) -> str:
     return sentence
 
 
+def step_values(trace: AdvantageTrace, g: int, answer: int) -> dict[str, str]:
+    """The numbers the walkthrough's step texts quote for answer ``answer`` of prompt ``g``,
+    formatted, by placeholder name (content/walkthrough.toml).
+
+    Plain numbers: ``i`` (the answer, 1-based), ``k``, ``k_minus_1``, ``prompts`` and
+    ``answers`` (the batch), ``reward``, ``mean`` (the group mean), ``baseline`` (what is
+    subtracted: the group mean or the mean of the other K-1), ``centred``, ``advantage``,
+    ``advantage_sum`` (over the group), ``eps``, ``clip``, ``batch_std``. Clauses:
+    ``others_std`` (the std NeMo-RL divides answer i by, or why it is 0), ``divided``
+    (answer i's division, or that it was skipped), ``clip_note`` (whether OpenRLHF's reward
+    clip cut answer i's centred value).
+    """
+    conv = trace.convention
+    idx = trace.members(g)
+    k, flat = len(idx), idx[answer]
+    i = answer + 1
+    centred = float(trace.centred.ravel()[flat])
+    divisor = float(trace.divisor.ravel()[flat])
+    advantage = float(trace.advantages.ravel()[flat])
+    others_std = divided = ""
+    if conv.scale == "leave-one-out":
+        undivided = divisor == 1.0
+        if k == 2:
+            others_std = "undefined for the one other reward, and NeMo-RL sets it to 0"
+        elif undivided:
+            others_std = f"0, because the other {k - 1} rewards all agree"
+        else:
+            others_std = fmt(divisor - conv.eps)
+        if undivided:
+            divided = (
+                f"Answer {i}'s others have no spread, so it is not divided: A = {fmt(advantage)}."
+            )
+        else:
+            divided = (
+                f"Answer {i}: {fmt(centred)} / ({fmt(divisor - conv.eps)} + {fmt(conv.eps)}) = "
+                f"{fmt(advantage)}."
+            )
+    if conv.clip is None:
+        clip_note = "no clip applies"
+    elif trace.clamped.ravel()[flat]:
+        clip_note = (
+            f"answer {i}'s {fmt(centred)} is cut to {fmt(math.copysign(conv.clip, centred))}"
+        )
+    else:
+        clip_note = f"answer {i}'s {fmt(centred)} lies inside ±{fmt(conv.clip)}, so it is kept"
+    batch_std = trace.batch_std
+    return {
+        "i": str(i),
+        "k": str(k),
+        "k_minus_1": str(k - 1),
+        "prompts": plural(len(trace.labels), "prompt"),
+        "answers": plural(trace.rewards.size, "answer"),
+        "reward": fmt(trace.rewards.ravel()[flat]),
+        "mean": fmt(trace.mean[g]),
+        "baseline": fmt(trace.baseline.ravel()[flat]),
+        "centred": fmt(centred),
+        "advantage": fmt(advantage),
+        "advantage_sum": fmt(trace.group_sums(g)[1]),
+        "eps": fmt(conv.eps),
+        "clip": "none" if conv.clip is None else fmt(conv.clip),
+        "batch_std": "none" if batch_std is None else fmt(batch_std),
+        "others_std": others_std,
+        "divided": divided,
+        "clip_note": clip_note,
+    }
+
+
 def _answers(indices: np.ndarray) -> str:
     """ "Answer 3" or "Answers 1, 3 and 4" (1-based), "5 answers" when many."""
     numbers = [str(i + 1) for i in indices]

@@ -34,8 +34,8 @@ store = class_store()
 secret, problem = cert_secret_or_problem()
 code = normal_code(st.query_params.get(CODE_PARAM, ""))
 screen = st.query_params.get(SCREEN_PARAM)
-if not (code and screen == PROJECTOR):
-    st.title("Class mode")
+if not (code and screen in (PROJECTOR, LECTURER)):
+    st.title("Class mode")  # the lecturer's and the projector's screens title themselves
 if problem:
     st.error(f"Class mode needs the deployment's secret: {problem}")
     st.stop()
@@ -99,6 +99,7 @@ if screen == LECTURER or LECTURER_PARAM in st.query_params:
         lecturer.lecturer_view(store, session, secret)
         access.remember(session, secret, time.time())
     else:
+        st.title("Class mode")
         st.warning(
             f"This is the lecturer's screen of session {session.code}: open your lecturer "
             "link on this device to control it. The projector screen and the students' "

@@ -57,7 +57,7 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("Loss after the step", fmt(result.loss), border=True)
 m2.metric("Loss on the first step (r = 1)", fmt(first.loss), border=True)
 m3.metric(
-    "Tokens clipped (TRL's clip_ratio)",
+    "Tokens clipped (clip_ratio)",
     f"{fmt(100 * result.clip_fraction.region, 3)}%",
     border=True,
 )
@@ -88,15 +88,19 @@ st.caption(lp.heatmaps_caption(result, options, maps, clipped))
 # 4. The questions people ask --------------------------------------------------------------
 st.subheader("4 · The questions people ask, on these numbers")
 eps = (options["epsilon_low"], options["epsilon_high"])
-other_high = lp.other_epsilon_high(eps)
-other = lp.loss_of(group, **{**options, "epsilon_high": other_high})
+higher, note = lp.clip_higher_setting(options)
+other_high = lp.other_epsilon_high((higher["epsilon_low"], higher["epsilon_high"]))
+now_higher = lp.loss_of(group, **higher)
+other = lp.loss_of(group, **{**higher, "epsilon_high": other_high})
 level = {**options, "loss_type": "grpo", "delta": None, "beta": 0.0}
 token_level = lp.loss_of(group, **{**level, "importance_sampling_level": "token"})
 sequence_level = lp.loss_of(group, **{**level, "importance_sampling_level": "sequence"})
 answers = {
     "zero": say.on_policy(toy, first, options["loss_type"]),
-    "clip": say.clip_ratio(result, first, step, eps),
-    "higher": say.clip_higher(toy, result, other, (eps[1], other_high)),
+    "clip": say.clip_ratio(
+        result, first, step, eps, options["loss_type"], options["importance_sampling_level"]
+    ),
+    "higher": say.clip_higher(toy, now_higher, other, (higher["epsilon_high"], other_high), note),
     "gspo": say.sequence_ratio(toy, token_level, sequence_level),
 }
 for name, answer in answers.items():

@@ -45,7 +45,7 @@ if source == "upload":
 try:
     chosen = log_view.chosen_log(source, uploads)
     if chosen is None:
-        st.info("Choose CSV, JSON lines or Parquet files, or a .zip of them, to read them.")
+        st.info(log_view.UPLOAD_HINT)
         st.stop()
     if chosen.sample:
         st.info(citations.cite(TEXT["log"]["sample"]))
@@ -156,9 +156,10 @@ if summary.aggregation is None:
     st.caption(TEXT["multi"]["none"])
 else:
     agg = summary.aggregation
+    changed = int(agg["sign_changed"].sum())
     st.markdown(
         f"**This log:** the two ways differ by up to {fmt(agg['difference'].abs().max(), 3)}; "
-        f"{plural(int(agg['sign_changed'].sum()), 'answer')} change sign."
+        f"{plural(changed, 'answer')} {'changes' if changed == 1 else 'change'} sign."
     )
     show(figures.aggregation_figure(agg), key="tl.agg_log")
 st.markdown("**The playground's rewards**")

@@ -10,8 +10,7 @@ from grpo_core.latex import (
     breakable,
     centring_latex,
     mean_latex,
-    std_latex,
-    std_sum_latex,
+    scale_std_latex,
     vector_latex,
 )
 from grpo_core.sentences import describe_group
@@ -125,13 +124,9 @@ after.button(
 
 conv = trace.convention
 centred = trace.centred.ravel()[members]
-centred_sum, advantage_sum = trace.group_sums(g)
+centred_sum = trace.group_sums(g)[0]
 advantages = trace.advantages.ravel()[members]
-text = words["text"]
-if step == 5 and conv.scale == "none":
-    text = words["text_no_scale"]
-elif step == 5 and conv.eps == 0:
-    text = words["text_eps_zero"]
+explanation = wp.step_text(step, trace, g, answer, labels[g])
 # In reading order the explanation comes first; on a slide the formula and the chart do.
 order = ("maths", "chart", "words", "notes") if presenting else ("words", "maths", "notes", "chart")
 with slide:
@@ -141,15 +136,6 @@ with slide:
     maths, notes = box["maths"], box["notes"]
     if presenting:
         st.progress(step / len(STEPS), text=progress)
-explanation = text.format(
-    k=len(members),
-    prompt=labels[g],
-    eps=fmt(conv.eps),
-    convention=conv.name,
-    ddof_words="K − 1 (sample std, ddof=1, as torch.std)"
-    if conv.ddof
-    else "K (population std, ddof=0)",
-)
 box["words"].markdown(explanation)
 with box["words"]:
     narrate.listen(f"Step {step}: {words['title']}. {explanation}")
@@ -167,7 +153,8 @@ elif step == 3:
     notes.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
     figure = figures.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
 elif step == 4:
-    formulas.show(std_latex(trace, g), narrow=std_sum_latex(trace, g), container=maths)
+    scale = scale_std_latex(trace, g, answer)
+    formulas.show(scale, narrow=scale_std_latex(trace, g, answer, narrow=True), container=maths)
     figure = figures.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
 elif step == 5:
     maths.latex(advantage_latex(trace, g, answer))
@@ -180,7 +167,7 @@ else:
     a_vector = vector_latex("A", advantages)
     formulas.show(a_vector, narrow=breakable(a_vector), container=maths)
     notes.markdown(describe_group(trace, g))
-    notes.caption(f"Sum of the advantages: {fmt(advantage_sum)} (0 up to rounding).")
+    notes.caption(wp.sum_caption(trace, g))
     figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
 
 show(figure, key="wt.chart", container=box["chart"], slide=True)

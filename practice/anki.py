@@ -160,7 +160,9 @@ def _choice_fields(q: Question) -> tuple[str, str]:
 def _drill_fields(q: Question) -> tuple[str, str]:
     drill = make_drill(q.drill, np.random.default_rng(DRILL_SEED))
     lines = "".join(rf"\[{html.escape(line, quote=False)}\]" for line in drill.solution)
-    return to_anki_html(drill.prompt), f"<p>A_{drill.ask} ≈ {drill.expected:.4f}</p>{lines}"
+    return to_anki_html(
+        drill.prompt
+    ), f"<p>{html.escape(drill.name)} ≈ {drill.expected:.4f}</p>{lines}"
 
 
 def _followup_fields(q: Question) -> tuple[str, str]:

@@ -23,7 +23,10 @@ from practice.questions import (
     BLANK_GRADERS,
     DRILL_CONVENTIONS,
     KINDS,
+    LOSS_DRILL_TYPES,
+    LOSS_QUANTITIES,
     MAX_DRILL_GROUP_SIZE,
+    MAX_LOSS_DRILL_ANSWERS,
     REWARD_KINDS,
     TOPICS,
     Blank,
@@ -290,30 +293,54 @@ def _drill_template(item: _Item) -> DrillTemplate:
     table = item.item.get("drill")
     if not isinstance(table, dict):
         item.fail("drill", "must be a table (convention, k, rewards, ask, tol).")
-    extra = sorted(set(table) - {"convention", "k", "rewards", "ask", "tol"})
+    quantity = table.get("quantity", "advantage")
+    if quantity != "advantage":
+        return _loss_drill_template(item, table, quantity)
+    extra = sorted(set(table) - {"convention", "k", "rewards", "ask", "tol", "quantity"})
     if extra:
         item.fail("drill." + extra[0], "is not a field of a drill.")
     convention = table.get("convention")
     if convention not in DRILL_CONVENTIONS:
         item.fail("drill.convention", f"must be one of {', '.join(DRILL_CONVENTIONS)}.")
-    sizes = table.get("k")  # [smallest, largest] group size
-    if (
-        not isinstance(sizes, list)
-        or len(sizes) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in sizes)
-        or not 2 <= sizes[0] <= sizes[1] <= MAX_DRILL_GROUP_SIZE
-    ):
-        item.fail(
-            "drill.k",
-            f"must be [k_min, k_max] with 2 <= k_min <= k_max <= {MAX_DRILL_GROUP_SIZE}.",
-        )
+    sizes = _group_sizes(item, table, MAX_DRILL_GROUP_SIZE)
     rewards = table.get("rewards")
     if rewards not in REWARD_KINDS:
         item.fail("drill.rewards", f"must be one of {', '.join(REWARD_KINDS)}.")
     ask = item.integer(table, "ask", "drill.")
     if not 1 <= ask <= sizes[0]:
         item.fail("drill.ask", f"must be between 1 and k_min = {sizes[0]}.")
+    return DrillTemplate(convention, sizes[0], sizes[1], rewards, ask, _tol(item, table))
+
+
+def _loss_drill_template(item: _Item, table: dict, quantity) -> DrillTemplate:
+    """A policy-loss drill: quantity, convention (its loss_type, default dapo), k, tol."""
+    if quantity not in LOSS_QUANTITIES:
+        item.fail("drill.quantity", f"must be advantage or one of {', '.join(LOSS_QUANTITIES)}.")
+    extra = sorted(set(table) - {"quantity", "convention", "k", "tol"})
+    if extra:
+        item.fail("drill." + extra[0], "is not a field of a loss drill.")
+    loss_type = table.get("convention", "dapo")
+    if loss_type not in LOSS_DRILL_TYPES:
+        item.fail("drill.convention", f"a loss drill's is one of {', '.join(LOSS_DRILL_TYPES)}.")
+    table = {"k": [2, 4]} | table
+    sizes = _group_sizes(item, table, MAX_LOSS_DRILL_ANSWERS)
+    return DrillTemplate(loss_type, sizes[0], sizes[1], "", 1, _tol(item, table), quantity)
+
+
+def _group_sizes(item: _Item, table: dict, largest: int) -> list[int]:
+    sizes = table.get("k")  # [smallest, largest] group size
+    if (
+        not isinstance(sizes, list)
+        or len(sizes) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in sizes)
+        or not 2 <= sizes[0] <= sizes[1] <= largest
+    ):
+        item.fail("drill.k", f"must be [k_min, k_max] with 2 <= k_min <= k_max <= {largest}.")
+    return sizes
+
+
+def _tol(item: _Item, table: dict) -> float:
     tol = table.get("tol", 0.01)
     if not isinstance(tol, (int, float)) or isinstance(tol, bool) or not 0 < tol <= 1:
         item.fail("drill.tol", "must be a number in (0, 1].")
-    return DrillTemplate(convention, sizes[0], sizes[1], rewards, ask, float(tol))
+    return float(tol)

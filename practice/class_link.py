@@ -18,9 +18,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from practice.certificates import signing_key
+from practice.store.class_rules import CONFIDENCES
 
 CODE_PARAM = "class"
 LECTURER_PARAM = "lecturer"
@@ -72,3 +74,31 @@ def lecturer_query(code: str, created: float, *, secret: bytes | str) -> str:
 
 def cookie_name(code: str) -> str:
     return COOKIE_PREFIX + code
+
+
+@dataclass(frozen=True)
+class PendingVote:
+    """A student's vote not yet acknowledged by the store (kept in the URL's ``pending``)."""
+
+    number: int
+    submit_id: str
+    answer: str
+    confidence: str = ""
+
+
+def pending_text(vote: PendingVote) -> str:
+    """``<round>~<submit id>~<answer>``, with ``!<n>`` after the submit id when the student
+    gave a confidence (n = 1, 2, 3 for ``CONFIDENCES``; submit ids never hold ``!``)."""
+    sure = f"!{CONFIDENCES.index(vote.confidence) + 1}" if vote.confidence else ""
+    return f"{vote.number}~{vote.submit_id}{sure}~{vote.answer}"
+
+
+def read_pending(text) -> PendingVote | None:
+    """The vote of ``pending_text`` (or of the form before confidences); None for junk."""
+    if not isinstance(text, str) or text.count("~") < 2:
+        return None
+    number, submit_id, answer = text.split("~", 2)
+    submit_id, _, sure = submit_id.partition("!")
+    if not number.isdigit() or not submit_id or sure not in ("", "1", "2", "3"):
+        return None
+    return PendingVote(int(number), submit_id, answer, CONFIDENCES[int(sure) - 1] if sure else "")

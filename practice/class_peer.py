@@ -1,5 +1,5 @@
-"""Peer instruction's numbers for the lecturer: what the first vote suggests doing, and
-what the re-vote changed.
+"""Peer instruction's numbers for the lecturer: what the first vote suggests doing, what
+the re-vote changed, and how sure the right and the wrong students said they were.
 
 After the first vote, the share of the room that is right suggests the next step (the
 usual rule of thumb; the lecturer's screen shows it, never the projector): few right ->
@@ -7,17 +7,21 @@ teach it again; a middle band -> let neighbours convince each other and vote aga
 most right -> explain briefly and move on. After the re-vote, every student who voted
 both times moves one of four ways (right->right, wrong->right, right->wrong,
 wrong->wrong), and the normalised gain is the share of the room's possible improvement
-it made: g = (post - pre) / (1 - pre), with pre and post the shares right, undefined
-when everyone was right already.
+it made: g = (post - pre) / (1 - pre) (Hake 1998's normalised gain, claim
+``normalised-gain``), with pre and post the shares right, undefined when everyone was
+right already.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-RETEACH_BELOW = 0.30
-"""Fewer right than this share: the idea did not land; teach it again."""
+from practice.store.class_rules import CONFIDENCES
+
+RETEACH_BELOW = 0.35
+"""Fewer right than this share: the idea did not land; teach it again (Crouch & Mazur
+2001's 35-70 % band for peer discussion, claim ``peer-instruction-rule``)."""
 MOVE_ON_FROM = 0.70
 """This share right or more: explain briefly and move on."""
 
@@ -76,3 +80,17 @@ def transitions(first: Mapping[str, bool], second: Mapping[str, bool]) -> Transi
         pairs.count((True, False)),
         pairs.count((False, False)),
     )
+
+
+NOT_SAID = "not said"
+"""The row of students who gave no confidence with their vote."""
+
+
+def confidence_split(votes: Iterable[tuple[str, bool]]) -> list[tuple[str, int, int]]:
+    """(confidence, right, wrong) for each of ``CONFIDENCES`` and ``NOT_SAID``, from the
+    votes' (confidence, right?) pairs; rows nobody is in are left out. Confidently wrong
+    students are the ones a discussion most needs to reach."""
+    counts = {level: [0, 0] for level in (*CONFIDENCES, NOT_SAID)}
+    for level, right in votes:
+        counts[level if level in CONFIDENCES else NOT_SAID][0 if right else 1] += 1
+    return [(level, r, w) for level, (r, w) in counts.items() if r + w]

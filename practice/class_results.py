@@ -1,6 +1,7 @@
 """A class session's results as CSV: one row per answer of every round.
 
-Columns: question, round, student, answer, correct, reward, advantage, time. The advantage
+Columns: question, round, student, answer, confidence, correct, reward, advantage, time
+(confidence: how sure the student said they were, empty when they did not). The advantage
 is filled in for "be the group" rounds (the room as one group under the round's own
 convention). Every text cell a student or the bank wrote is guarded against formula
 injection: a spreadsheet runs a cell starting with = + - @ (or a tab or carriage return)
@@ -30,7 +31,17 @@ from practice.class_round import (
 from practice.questions import Question
 from practice.store.base import Answer, Round
 
-COLUMNS = ("question", "round", "student", "answer", "correct", "reward", "advantage", "time")
+COLUMNS = (
+    "question",
+    "round",
+    "student",
+    "answer",
+    "confidence",
+    "correct",
+    "reward",
+    "advantage",
+    "time",
+)
 
 
 def shown_answer(question: Question, answer: str, order: Sequence[int] = ()) -> str:
@@ -78,6 +89,7 @@ def result_rows(
                     item.round.number,
                     a.label,
                     shown_answer(q, a.answer, shown_order(q, spec)),
+                    a.confidence,
                     g.correct,
                     g.reward,
                     adv,
@@ -92,13 +104,14 @@ def results_csv(rows: Iterable[tuple]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
-    for qid, number, label, answer, correct, reward, advantage, at in rows:
+    for qid, number, label, answer, confidence, correct, reward, advantage, at in rows:
         writer.writerow(
             [
                 csv_cell(qid),
                 number,
                 csv_cell(label),
                 csv_cell(answer),
+                confidence,
                 "yes" if correct else "no",
                 shortest(reward),
                 "" if advantage is None else f"{advantage:.4f}",

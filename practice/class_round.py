@@ -14,12 +14,14 @@ blanks the share of blanks right (partial credit).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from grpo_core import CONVENTIONS
+from practice.class_questions import NumberQuestion, number_drill
 from practice.drills import Drill, make_drill
 from practice.grading import grade_blanks, grade_choice, grade_drill, parse_number
 from practice.questions import Question
@@ -78,7 +80,10 @@ def shown_order(question: Question, spec: RoundSpec | None) -> tuple[int, ...]:
 
 
 def drill_of(question: Question, seed: int) -> Drill | None:
-    """The drill of a numeric question for this round's seed; None for other kinds."""
+    """The drill of a numeric question for this round's seed (a lecturer's number question:
+    its fixed value and tolerance); None for other kinds."""
+    if isinstance(question, NumberQuestion):
+        return number_drill(question)
     if question.kind != "numeric":
         return None
     return make_drill(question.drill, np.random.default_rng([seed]))
@@ -191,3 +196,14 @@ def distribution(
     if rest:
         bars.append(Bar(f"{len(rest)} other answers", sum(counts[x] for x in rest), False))
     return bars
+
+
+def time_left(closes: float | None, now: float) -> float | None:
+    """Seconds until a round's countdown reaches 0 (never below 0); None without one."""
+    return None if closes is None else max(0.0, closes - now)
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as a clock reads: 75.2 -> "1:16" (whole seconds, rounded up)."""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"

@@ -1,12 +1,14 @@
-"""Numeric drills: fresh rewards for a question, the advantage to compute and its worked solution.
+"""Numeric drills: fresh numbers for a question, the value to compute and its worked solution.
 
-Contract: ``make_drill`` draws a group from a ``DrillTemplate`` with the given
-``numpy.random.Generator`` (same generator state, same drill), computes the expected
-advantage with ``grpo_core.group_advantages`` under the template's convention, and
-writes a worked solution (one LaTeX line per step) whose numbers come from
-``grpo_core.advantage_trace``, so the solution and the grading cannot disagree. The
-conventions' parameters (ddof, eps, clamp) are read from ``grpo_core.get_convention``,
-never restated here.
+Contract: ``make_drill`` draws a drill from a ``DrillTemplate`` with the given
+``numpy.random.Generator`` (same generator state, same drill). An advantage drill
+(``quantity="advantage"``) draws a group of rewards, computes the expected advantage with
+``grpo_core.group_advantages`` under the template's convention, and writes a worked
+solution (one LaTeX line per step) whose numbers come from ``grpo_core.advantage_trace``,
+so the solution and the grading cannot disagree. The conventions' parameters (ddof, eps,
+clamp) are read from ``grpo_core.get_convention``, never restated here. A policy-loss
+drill (a quantity of ``LOSS_QUANTITIES``) is drawn by ``practice.loss_drills``, its value
+computed by ``grpo_core.loss.policy_loss``; both come back as the same ``Drill``.
 """
 
 from __future__ import annotations
@@ -19,38 +21,51 @@ import numpy as np
 from grpo_core import advantage_trace, get_convention, group_advantages
 from grpo_core.format import decimal_tex as num  # short names: worked solutions are dense LaTeX
 from grpo_core.format import equals_sign as eq
+from practice.loss_drills import draw_loss_drill
 from practice.questions import DrillTemplate
+from practice.variant_numbers import listed
 
 
 @dataclass(frozen=True)
 class Drill:
-    """One numeric drill, drawn from a template: rewards, the question and its solution.
+    """One numeric drill, drawn from a template: its numbers, the question and its solution.
 
-    ``mean``, ``baseline``, ``centred``, ``std``, ``denominator`` and ``expected``
-    are the numbers of the worked solution, taken from ``advantage_trace`` and
-    ``group_advantages`` on ``rewards``.
+    For an advantage drill, ``mean``, ``baseline``, ``centred``, ``std``, ``denominator``
+    and ``expected`` are the numbers of the worked solution, taken from
+    ``advantage_trace`` and ``group_advantages`` on ``rewards``; a loss drill leaves them
+    None (and ``rewards`` empty).
     """
 
     convention: str
+    """The advantage convention, or a loss drill's loss_type."""
     rewards: tuple[float, ...]
-    """(group_size,) the rewards of one group."""
+    """(group_size,) the rewards of one group; () for a loss drill."""
     ask: int
-    """1-based index of the asked advantage."""
+    """1-based index of the asked advantage (a loss drill: the template's, unused)."""
     expected: float
-    """A_ask, from ``group_advantages(rewards, convention=convention)``."""
+    """The value to type: A_ask from ``group_advantages(rewards, convention=convention)``,
+    or a loss drill's value from ``grpo_core.loss.policy_loss``."""
     tol: float
     prompt: str
-    """The rewards and the question, Markdown with LaTeX."""
+    """The numbers and the question, Markdown with LaTeX."""
     solution: tuple[str, ...]
     """The worked solution: one LaTeX line per step, with the numbers."""
-    mean: float
-    baseline: float
+    name: str
+    """What is typed, for a label ("Your value of A_2", "Your value of the loss")."""
+    name_tex: str
+    """The same in LaTeX, for the answer line ("A_{2}", "\\mathcal{L}")."""
+    mean: float | None = None
+    baseline: float | None = None
     """What is subtracted from R_ask: the group mean, or the mean of the others (RLOO)."""
-    centred: float
+    centred: float | None = None
     """R_ask - baseline (times K/(K-1) for RLOO, which makes it the advantage)."""
-    std: float | None
+    std: float | None = None
     """Group std with the convention's ddof; None when the convention does not divide."""
-    denominator: float | None
+    denominator: float | None = None
+    quantity: str = "advantage"
+    """The template's quantity: "advantage" or a name in ``LOSS_QUANTITIES``."""
+    params: tuple[tuple[str, object], ...] = field(default=(), repr=False)
+    """The wording parameters a certification family formats its wordings with."""
     mistakes: tuple[tuple[float, str], ...] = field(default=(), repr=False)
     """(value, feedback) for answers that follow a classic mistake."""
 
@@ -61,7 +76,10 @@ def make_drill(template: DrillTemplate, rng: np.random.Generator) -> Drill:
     The group size K is drawn from ``min_group_size..max_group_size``; binary rewards
     have at least one 0 and one 1, continuous ones (one decimal in [0, 1]) are not all
     equal, a tie repeats one value. The expected value is ``group_advantages`` on those rewards.
+    A loss quantity is drawn by ``practice.loss_drills.draw_loss_drill``.
     """
+    if template.quantity != "advantage":
+        return _loss_drill(template, rng)
     group_size = int(rng.integers(template.min_group_size, template.max_group_size + 1))
     while True:
         if template.rewards == "binary":
@@ -85,11 +103,14 @@ def make_drill(template: DrillTemplate, rng: np.random.Generator) -> Drill:
         tol=template.tol,
         prompt=_drill_prompt(rewards, template.ask, conv.name),
         solution=(),
+        name=f"A_{template.ask}",
+        name_tex=f"A_{{{template.ask}}}",
         mean=float(trace.mean[0]),
         baseline=float(trace.baseline[i]),
         centred=float(trace.centred[i]),
         std=float(trace.std[0]) if divides else None,
         denominator=float(trace.denominator[0]) if divides else None,
+        params=(("k", group_size), ("rewards", listed(rewards)), ("ask", template.ask)),
     )
     return _with_solution(drill, bool(trace.zero_spread[0]), bool(trace.clamped[i]))
 
@@ -220,7 +241,29 @@ def _finish(d: Drill, lines: list[str], conv) -> Drill:
                 "baseline.",
             )
         )
-    mistakes = tuple(
-        (v, text) for v, text in candidates if math.isfinite(v) and abs(v - d.expected) > d.tol
+    return replace(d, solution=tuple(lines), mistakes=_told_apart(candidates, d.expected, d.tol))
+
+
+def _told_apart(candidates, expected: float, tol: float) -> tuple[tuple[float, str], ...]:
+    """The (value, feedback) mistakes a grader can tell from ``expected`` at ``tol``."""
+    return tuple(
+        (v, text) for v, text in candidates if math.isfinite(v) and abs(v - expected) > tol
     )
-    return replace(d, solution=tuple(lines), mistakes=mistakes)
+
+
+def _loss_drill(template: DrillTemplate, rng: np.random.Generator) -> Drill:
+    drawn = draw_loss_drill(template, rng)
+    return Drill(
+        convention=template.convention,
+        rewards=(),
+        ask=template.ask,
+        expected=drawn.expected,
+        tol=template.tol,
+        prompt=drawn.prompt,
+        solution=drawn.solution,
+        name=drawn.name,
+        name_tex=drawn.name_tex,
+        quantity=template.quantity,
+        params=drawn.params,
+        mistakes=_told_apart(drawn.mistakes, drawn.expected, template.tol),
+    )

@@ -47,6 +47,24 @@ all equal. tie: one value repeated K times (the zero-spread case)."""
 MAX_DRILL_GROUP_SIZE = 16
 """The largest group a drill may draw (its rewards are written out in the prompt)."""
 
+LOSS_QUANTITIES: tuple[str, ...] = (
+    "ratio",
+    "sequence-ratio",
+    "clip-fraction",
+    "loss",
+    "token-gradient",
+    "kl-k3",
+)
+"""What a policy-loss drill asks (``practice.loss_drills``), beside "advantage": one
+token's ratio after a log-prob shift, GSPO's ratio of one answer, the clip fraction of a
+small group, the loss of a small group, the gradient on one token's log p, a k3 value."""
+
+LOSS_DRILL_TYPES: tuple[str, ...] = ("grpo", "bnpo", "dr_grpo", "dapo")
+"""The aggregations a loss drill can use (TRL's ``loss_type`` of the clip family)."""
+
+MAX_LOSS_DRILL_ANSWERS = 5
+"""The largest group a loss drill may draw (every token's numbers are in the prompt)."""
+
 
 @dataclass(frozen=True)
 class Option:
@@ -89,6 +107,10 @@ class DrillTemplate:
     """Which advantage to ask for, 1-based (A_2 is ask = 2); at most min_group_size."""
     tol: float
     """Absolute tolerance of the grading."""
+    quantity: str = "advantage"
+    """What is asked: "advantage" (A_ask under ``convention``) or a name in
+    ``LOSS_QUANTITIES``; then ``convention`` is a ``LOSS_DRILL_TYPES`` aggregation, the
+    group size is the number of answers and ``rewards`` and ``ask`` are not used."""
 
 
 @dataclass(frozen=True)

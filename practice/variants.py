@@ -30,13 +30,15 @@ from practice.drills import Drill, make_drill
 from practice.grading import grade_choice, grade_drill
 from practice.questions import (
     DRILL_CONVENTIONS,
+    LOSS_DRILL_TYPES,
+    LOSS_QUANTITIES,
     REWARD_KINDS,
     TOPICS,
     DrillTemplate,
     Option,
     Question,
 )
-from practice.variant_numbers import GENERATORS, listed
+from practice.variant_numbers import GENERATORS
 
 DEFAULT_FAMILIES = content.path("variants.toml")
 CHECKED_AT_LOAD = 25
@@ -88,10 +90,11 @@ def _draw_once(family: Family, seed: int, redraw: int) -> Variant:
     rng = _rng(family, seed, redraw)
     wording = int(rng.integers(len(family.wordings)))
     if family.kind == "numeric":
-        template = replace(family.drill, ask=int(rng.integers(1, family.drill.min_group_size + 1)))
+        template = family.drill
+        if template.quantity == "advantage":
+            template = replace(template, ask=int(rng.integers(1, template.min_group_size + 1)))
         drill = make_drill(template, rng)
-        params = {"k": len(drill.rewards), "rewards": listed(drill.rewards), "ask": drill.ask}
-        prompt = family.wordings[wording].format(**params)
+        prompt = family.wordings[wording].format(**dict(drill.params))
         question = Question(
             family.id, "numeric", family.topic, prompt, family.explanation, drill=template
         )
@@ -173,6 +176,7 @@ _FIELDS = {
         "tol",
         "wordings",
         "explanation",
+        "quantity",
     },
 }
 
@@ -239,6 +243,19 @@ def _family(item: dict, name: str) -> Family:
             fail("why", "needs a table of option roles with at least 'right'.")
         return Family(**common, generator=item["generator"], why=tuple(sorted(why.items())))
     sizes = item.get("k")
+    quantity = item.get("quantity", "advantage")
+    if quantity != "advantage":
+        if quantity not in LOSS_QUANTITIES:
+            fail("quantity", f"must be advantage or one of {', '.join(LOSS_QUANTITIES)}.")
+        if item.get("convention") not in LOSS_DRILL_TYPES:
+            fail("convention", f"a loss drill's must be one of {', '.join(LOSS_DRILL_TYPES)}.")
+        if "rewards" in item:
+            fail("rewards", "is not a field of a loss drill.")
+        if not (isinstance(sizes, list) and len(sizes) == 2 and 2 <= sizes[0] <= sizes[1] <= 5):
+            fail("k", "must be [k_min, k_max] with 2 <= k_min <= k_max <= 5.")
+        tol = item.get("tol", 0.01)
+        template = DrillTemplate(item["convention"], sizes[0], sizes[1], "", 1, tol, quantity)
+        return Family(**common, drill=template)
     if item.get("convention") not in DRILL_CONVENTIONS:
         fail("convention", f"must be one of {', '.join(DRILL_CONVENTIONS)}.")
     if item.get("rewards") not in REWARD_KINDS or item.get("rewards") == "tie":

@@ -20,10 +20,11 @@ import secrets
 
 import streamlit as st
 
+from content.citations import cite
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.format import fmt, plural, tex
 from practice.class_link import lecturer_query, projector_query
-from practice.class_peer import next_step, transitions
+from practice.class_peer import confidence_split, next_step, transitions
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
 from practice.class_round import (
@@ -33,6 +34,7 @@ from practice.class_round import (
     new_spec,
 )
 from practice.store.base import ClassSession, ClassStore, Round
+from ui import class_own as own
 from ui import class_projector as room
 from ui import class_round_view as view
 from ui import quiz_widgets as qw
@@ -40,28 +42,57 @@ from ui import quiz_widgets as qw
 _ENDING = "cls.ending"
 
 
-def header(session: ClassSession, secret: bytes) -> None:
-    """Where the room looks (the projector screen) and how to take control on a phone."""
-    st.subheader(f"Lecturer screen · session {session.code}")
-    st.caption(
-        "Keep this window off the projector: it holds the controls. Project the "
-        "projector screen instead; it follows every step you take here."
+CHART_PX = 220
+"""The lecturer's vote charts' height: the question, the step buttons, the count and the
+distribution fit a 1280x720 window presenting (tests/e2e/test_class_lecture.py measures)."""
+_CSS = """
+<style>
+  .st-key-cls-lecturer [data-testid="stVerticalBlock"] { gap: 0.45rem; }
+  .st-key-cls-lecturer [data-testid="stMarkdownContainer"] p { margin-bottom: 0.15rem; }
+  .st-key-cls-lecturer h1 { font-size: 1.25rem !important; padding: 0.1rem 0 !important; }
+  .st-key-cls-lecturer [data-testid="stMetric"] { padding: 0.25rem 0.75rem !important;
+    min-height: 0 !important; height: auto !important; }
+  .st-key-cls-lecturer [data-testid="stMetric"] > div { gap: 0 !important; }
+  .st-key-cls-lecturer [data-testid="stMetricValue"] > div { font-size: 1.6rem !important; }
+  .st-key-cls-lecturer [data-testid="stMetricLabel"] p { font-size: 0.9rem !important; }
+</style>
+"""
+
+
+def header(store: ClassStore, session: ClassSession, secret: bytes) -> None:
+    """One row: which session, where the room looks (the projector screen), how to take
+    control on a phone, and closing the session to new students."""
+    st.html(_CSS)
+    title, project, phone, lock = st.columns([3, 3, 3, 3], vertical_alignment="center")
+    title.title(
+        f"Lecturer screen · {session.code}",
+        help="Keep this window off the projector: it holds the controls. Project the "
+        "projector screen instead; it follows every step you take here.",
+        anchor=False,
     )
-    left, right = st.columns(2)
-    left.link_button(
+    project.link_button(
         "Open the projector screen",
         f"{room.base_url()}?{projector_query(session.code)}",
         icon=":material/cast:",
         type="primary",
         width="stretch",
     )
-    with right.expander("Control from your phone", icon=":material/phone_iphone:"):
+    with phone.popover("Control from your phone", icon=":material/phone_iphone:"):
         st.caption(
             "Scan with your own phone: it gets these controls. Private: never show this "
             "on the projector. Once opened, the link leaves the phone's address bar."
         )
         link = f"{room.base_url()}?{lecturer_query(session.code, session.created, secret=secret)}"
         st.image(qr_png(link, scale=6), width=220)
+    if not session.ended:
+        lock.toggle(
+            "Closed to new students",
+            value=store.joins_locked(session.code),
+            key="cls.lock",
+            on_change=_lock,
+            args=(store, session.code),
+            help="Students who joined keep their seats; the projector says joining is closed.",
+        )
 
 
 _WRAPPED = re.compile(r"\\(?:mathrm|text|operatorname|mathbf)\{([^}]*)\}")
@@ -80,20 +111,35 @@ def plain_math(text: str) -> str:
     return re.sub(r"[$*{}]", "", text)
 
 
-def _question_label(qid: str) -> str:
-    """The picker's line for a question: its kind, the start of its text and its id."""
-    q = qw.by_id()[qid]
+COUNTDOWNS = (None, 10, 20, 30, 45, 60, 90, 120, 180, 300)
+"""The times to answer a lecturer may pick (seconds; None: no countdown)."""
+
+
+def question_label(q) -> str:
+    """The picker's line for a question: whose, its kind, the start of its text and its id."""
     text = " ".join(plain_math(q.prompt).split())
     more = "…" if len(text) > PREVIEW_CHARS else ""
-    return f"{qw.KIND_TITLES[q.kind]} · {text[:PREVIEW_CHARS]}{more} ({q.id})"
+    whose = "Yours · " if q.id not in qw.by_id() else ""
+    return f"{whose}{view.kind_title(q)} · {text[:PREVIEW_CHARS]}{more} ({q.id})"
+
+
+def countdown_label(seconds: int | None) -> str:
+    if seconds is None:
+        return "No countdown"
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d} min"
 
 
 def _open(store: ClassStore, code: str, spec: RoundSpec, revote_of: int | None = None) -> None:
-    store.open_round(code, spec.encode(), revote_of=revote_of)
+    """Open a round of ``spec`` with the countdown picked in the ask form."""
+    seconds = st.session_state.get("cls.seconds")
+    store.open_round(code, spec.encode(), revote_of=revote_of, seconds=seconds)
 
 
 def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
-    """Pick a bank question, or a "be the group" round, and open it."""
+    """Pick a bank question or one of the lecturer's own, a "be the group" round and a
+    countdown, and open it."""
+    questions = view.asked(store, code)
+    mine = [q.id for q in view.own_questions(store, code)]
     box = st.expander(
         "Ask the first question" if first else "Ask the next question",
         expanded=first,
@@ -102,9 +148,15 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
     with box.form("cls.ask", border=False):
         st.selectbox(
             "Question",
-            qw.bank_ids(kinds=ASKABLE_KINDS),
-            format_func=_question_label,
+            mine + qw.bank_ids(kinds=ASKABLE_KINDS),
+            format_func=lambda qid: question_label(questions[qid]),
             key="cls.question",
+        )
+        st.selectbox(
+            "Time to answer (the round closes by itself)",
+            COUNTDOWNS,
+            format_func=countdown_label,
+            key="cls.seconds",
         )
         st.toggle(
             "Be the group: the room's rewards become one GRPO group",
@@ -124,7 +176,7 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
 def _open_asked(store: ClassStore, code: str) -> None:
     """Open the round the form asks for (a callback: the page then draws it)."""
     s = st.session_state
-    question = qw.by_id()[s["cls.question"]]
+    question = view.asked(store, code)[s["cls.question"]]
     spec = new_spec(question, bool(s["cls.group"]), secrets.randbelow(2**31), s["cls.convention"])
     _open(store, code, spec)
 
@@ -132,51 +184,67 @@ def _open_asked(store: ClassStore, code: str) -> None:
 def round_panel(store: ClassStore, session: ClassSession, r: Round) -> None:
     """The current round: its question, the buttons of the next step, and what is revealed."""
     code = session.code
-    if (shown := view.shown_round(r)) is None:
+    if (shown := view.shown_round(r, store, code)) is None:
         return
     spec, question, drill, order = shown
-    st.markdown(f"**{room.round_title(r, question, spec.group)}**")
-    view.prompt(question, drill, order)
-    b1, b2 = st.columns(2)
-    if r.open:
-        if not spec.group:
-            b1.button(
-                "Close & show the distribution",
-                key="cls.show_distribution",
-                on_click=_reveal,
-                args=(store, code, r.number, "distribution"),
-            )
-        b2.button(
-            "Close & reveal the answer",
-            key="cls.reveal",
-            type="primary",
-            on_click=_reveal,
-            args=(store, code, r.number, "answer"),
-        )
-    elif r.reveal == "distribution":
-        if not r.revote_of:
-            b1.button(
-                "Convince your neighbour: vote again",
-                key="cls.revote",
-                on_click=_open,
-                args=(store, code, spec, r.number),
-            )
-        b2.button(
-            "Reveal the answer",
-            key="cls.reveal",
-            type="primary",
-            on_click=_reveal,
-            args=(store, code, r.number, "answer"),
-        )
-    room.live(store, code, room.state_of(r, session), r.number)
+    asked, steps = st.columns([3, 2], gap="medium")
+    with asked:
+        st.markdown(f"**{room.round_title(r, question, spec.group)}**")
+        short = all(len(o.text) <= room.SHORT_OPTION_CHARS for o in question.options)
+        view.prompt(question, drill, order, columns=2 if short else 1)
+    with steps:
+        step_buttons(store, code, r, spec)
+        room.live(store, code, room.state_of(r, session), r.number, r.closes if r.open else None)
     if r.reveal != "none" and not spec.group:
-        room.vote_charts(store, code, r, question, drill, order)
-        peer_panel(store, code, r, question, drill)
+        charts, notes = st.columns([3, 2], gap="medium")
+        with charts:
+            room.vote_charts(store, code, r, question, drill, order, height=CHART_PX)
+        with notes:
+            peer_panel(store, code, r, question, drill)
     if r.reveal == "answer":
         if spec.group:
             group_panel(store, code, r, question, drill, spec)
         with st.expander("The answer and its explanation (as on the projector)"):
             view.answer_key(question, drill, order)
+
+
+def step_buttons(store: ClassStore, code: str, r: Round, spec: RoundSpec) -> None:
+    """The buttons of peer instruction's next step, one above the other."""
+    if r.open or r.reveal == "none":  # open, or closed by its countdown
+        close = "Close & " if r.open else "Time is up: "
+        if not spec.group:
+            st.button(
+                f"{close}show the distribution",
+                key="cls.show_distribution",
+                on_click=_reveal,
+                args=(store, code, r.number, "distribution"),
+                width="stretch",
+            )
+        st.button(
+            f"{close}reveal the answer",
+            key="cls.reveal",
+            type="primary",
+            on_click=_reveal,
+            args=(store, code, r.number, "answer"),
+            width="stretch",
+        )
+    elif r.reveal == "distribution":
+        if not r.revote_of:
+            st.button(
+                "Convince your neighbour: vote again",
+                key="cls.revote",
+                on_click=_open,
+                args=(store, code, spec, r.number),
+                width="stretch",
+            )
+        st.button(
+            "Reveal the answer",
+            key="cls.reveal",
+            type="primary",
+            on_click=_reveal,
+            args=(store, code, r.number, "answer"),
+            width="stretch",
+        )
 
 
 def _rights(store: ClassStore, code: str, number: int, question, drill) -> dict[str, bool]:
@@ -187,26 +255,49 @@ def _rights(store: ClassStore, code: str, number: int, question, drill) -> dict[
     }
 
 
+def confidence_panel(store: ClassStore, code: str, number: int, question, drill) -> None:
+    """How sure the right and the wrong students said they were (this screen only)."""
+    votes = [
+        (a.confidence, grade_answer(question, drill, a.answer).correct)
+        for a in store.answers(code, number)
+    ]
+    rows = confidence_split(votes)
+    if not rows:
+        return
+    lines = "".join(f"| {level} | {right} | {wrong} |\n" for level, right, wrong in rows)
+    st.markdown(f"| how sure | right | wrong |\n|---|---|---|\n{lines}")
+
+
+RULE_SOURCE = "[the usual rule of thumb](claim:peer-instruction-rule)"
+GAIN_SOURCE = "[Normalised gain](claim:normalised-gain)"
+
+
 def peer_panel(store: ClassStore, code: str, r: Round, question, drill) -> None:
     """This screen only: after a first vote, the next step the share right suggests;
-    after the re-vote, how each student moved and the normalised gain."""
+    after the re-vote, how each student moved and the normalised gain; then how sure the
+    right and the wrong said they were."""
     now = _rights(store, code, r.number, question, drill)
     if not r.revote_of:
         st.info(
-            f"**Next step.** {next_step(sum(now.values()), len(now))}", icon=":material/lightbulb:"
+            f"**Next step** ({cite(RULE_SOURCE)}). {next_step(sum(now.values()), len(now))}",
+            icon=":material/lightbulb:",
         )
-        return
-    moved = transitions(_rights(store, code, r.revote_of, question, drill), now)
-    st.markdown(
-        "| first → second vote | students |\n|---|---|\n"
-        f"| right → right | {moved.right_right} |\n| wrong → right | {moved.wrong_right} |\n"
-        f"| right → wrong | {moved.right_wrong} |\n| wrong → wrong | {moved.wrong_wrong} |"
-    )
-    gain = "undefined (everyone was right already)" if moved.gain is None else fmt(moved.gain, 2)
-    st.caption(
-        f"{moved.n} voted twice: {round(100 * moved.pre)} % right, then "
-        f"{round(100 * moved.post)} %. Normalised gain (post − pre) / (1 − pre): {gain}."
-    )
+    else:
+        moved = transitions(_rights(store, code, r.revote_of, question, drill), now)
+        st.markdown(
+            "| first → second vote | students |\n|---|---|\n"
+            f"| right → right | {moved.right_right} |\n| wrong → right | {moved.wrong_right} |\n"
+            f"| right → wrong | {moved.right_wrong} |\n| wrong → wrong | {moved.wrong_wrong} |"
+        )
+        gain = (
+            "undefined (everyone was right already)" if moved.gain is None else fmt(moved.gain, 2)
+        )
+        st.caption(
+            f"{moved.n} voted twice: {round(100 * moved.pre)} % right, then "
+            f"{round(100 * moved.post)} %. {cite(GAIN_SOURCE)} "
+            f"(post − pre) / (1 − pre): {gain}."
+        )
+    confidence_panel(store, code, r.number, question, drill)
 
 
 def _reveal(store: ClassStore, code: str, number: int, reveal: str) -> None:
@@ -269,7 +360,8 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
     """The results as CSV, and ending the session (after a confirmation)."""
     rounds = store.rounds(session.code)
     rows = result_rows(
-        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds], qw.by_id().get
+        [RoundAnswers(r, store.answers(session.code, r.number)) for r in rounds],
+        view.asked(store, session.code).get,
     )
     left, right = st.columns(2)
     left.download_button(
@@ -305,23 +397,33 @@ def _lock(store: ClassStore, code: str) -> None:
     store.lock_joins(code, bool(st.session_state["cls.lock"]))
 
 
+_TOP = """<script>
+document.querySelector('[data-testid="stMain"]')?.scrollTo({top: 0, behavior: 'smooth'});
+</script>"""
+_SHOWN = "cls.top"
+
+
+def to_the_top(step) -> None:
+    """Scroll the lecturer screen to its top when the round or its step changed: the step
+    was taken further down (the question picker), the live moment is at the top."""
+    if st.session_state.get(_SHOWN) != step:
+        st.session_state[_SHOWN] = step
+        st.html(_TOP, unsafe_allow_javascript=True, width="content")
+
+
 def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> None:
-    """Everything the lecturer controls, in the order of a lecture."""
-    header(session, secret)
-    if not session.ended:
-        st.toggle(
-            "Close the session to new students",
-            value=store.joins_locked(session.code),
-            key="cls.lock",
-            on_change=_lock,
-            args=(store, session.code),
-            help="Students who joined keep their seats; the projector says joining is closed.",
-        )
-    current = store.current_round(session.code)
-    if current is not None:
-        round_panel(store, session, current)
-    else:
-        room.live(store, session.code, None, None)
-    if not session.ended:
-        ask_panel(store, session.code, first=current is None)
-    end_panel(store, session)
+    """Everything the lecturer controls, in the order of a lecture: the live moment (the
+    round, its next step, the count and the distribution) first, within one screen."""
+    with st.container(key="cls-lecturer"):
+        header(store, session, secret)
+        current = store.current_round(session.code)
+        if current is not None:
+            round_panel(store, session, current)
+        else:
+            room.live(store, session.code, None, None)
+        if not session.ended:
+            ask_panel(store, session.code, first=current is None)
+            own.own_panel(store, session.code)
+        end_panel(store, session)
+        if current is not None:  # last: its element takes no room above the live moment
+            to_the_top((current.number, current.reveal))

@@ -13,6 +13,7 @@ second (it has no widget to disturb). The lecturer's screen polls with ``live``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import streamlit as st
@@ -21,11 +22,10 @@ from grpo_core.format import fmt
 from practice.class_group import room_group
 from practice.class_link import join_query
 from practice.class_qr import qr_png
-from practice.class_round import distribution, grade_answer
+from practice.class_round import clock_text, distribution, grade_answer, time_left
 from practice.store.base import ClassSession, ClassStore, Round, UnknownSession
 from ui import class_round_view as view
 from ui import present
-from ui import quiz_widgets as qw
 from ui.class_figures import advantage_figure, distribution_figure
 from ui.figures.common import show
 from ui.store_guard import calm
@@ -98,10 +98,13 @@ def state_of(r: Round | None, session: ClassSession):
 
 @st.fragment(run_every=LIVE_POLL_SECONDS)
 @calm
-def live(store: ClassStore, code: str, shown, number: int | None) -> None:
+def live(
+    store: ClassStore, code: str, shown, number: int | None, closes: float | None = None
+) -> None:
     """The lecturer's one polling part: rerun the page when the round it shows changed
-    (from another of the lecturer's devices), else draw how many joined, or how many of
-    them answered round ``number`` (its answers stay hidden)."""
+    (from another of the lecturer's devices, or its countdown ending at ``closes``), else
+    draw how many joined, or how many of them answered round ``number`` (its answers stay
+    hidden), and the time left."""
     try:
         now = state_of(store.current_round(code), store.session(code))
     except UnknownSession:
@@ -111,7 +114,14 @@ def live(store: ClassStore, code: str, shown, number: int | None) -> None:
         return
     if now != shown:
         st.rerun()
-    count(store, code, number)
+    left = time_left(closes, time.time())
+    if left is not None and left > 0:
+        answers, clock = st.columns(2)
+        with answers:
+            count(store, code, number)
+        clock.metric("Time left", clock_text(left), border=True)
+    else:
+        count(store, code, number)
 
 
 def count(store: ClassStore, code: str, number: int | None, *, line: bool = False) -> None:
@@ -133,7 +143,16 @@ def count(store: ClassStore, code: str, number: int | None, *, line: bool = Fals
 
 def round_title(r: Round, question, group: bool) -> str:
     kind = "Vote again" if r.revote_of else ("Be the group" if group else "Question")
-    return f"{kind} {r.number}: {qw.KIND_TITLES[question.kind]}"
+    return f"{kind} {r.number}: {view.kind_title(question)}"
+
+
+def countdown(r: Round) -> None:
+    """The time left of a round with a countdown, in large type; "Time is up" at 0."""
+    left = time_left(r.closes, time.time())
+    if left is None or r.reveal != "none":
+        return
+    text = f"Time left: <b>{clock_text(left)}</b>" if left > 0 else "<b>Time is up</b>"
+    st.markdown(f"<div class='cls-count cls-clock'>{text}</div>", unsafe_allow_html=True)
 
 
 def vote_charts(
@@ -233,7 +252,7 @@ def room_view(store: ClassStore, code: str) -> None:
             st.title("Join now: the first question appears in a moment")
             count(store, code, None)
             return
-        if (shown := view.shown_round(r)) is None:
+        if (shown := view.shown_round(r, store, code)) is None:
             return
         spec, question, drill, order = shown
         st.title(round_title(r, question, spec.group))
@@ -241,6 +260,7 @@ def room_view(store: ClassStore, code: str) -> None:
         view.prompt(question, drill, order, columns=2 if short else 1)
         with counter:
             count(store, code, r.number, line=True)
+            countdown(r)
         if r.reveal != "none" and not spec.group:
             vote_charts(store, code, r, question, drill, order, height=CHART_PX)
         if r.reveal == "answer":

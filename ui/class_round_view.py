@@ -7,10 +7,13 @@ and the phones' options name the same thing.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 
 import streamlit as st
 
+from grpo_core.format import shortest
+from practice.class_questions import NumberQuestion, SetProblem, parse_set
 from practice.class_round import (
     OPTION_LETTERS,
     RoundSpec,
@@ -22,16 +25,42 @@ from practice.class_round import (
 from practice.drills import Drill
 from practice.grading import MAX_NUMBER_CHARS
 from practice.questions import Question
-from practice.store.base import MAX_ANSWER_CHARS, Round
+from practice.store.base import MAX_ANSWER_CHARS, ClassStore, Round
 from ui import quiz_feedback as fb
 from ui import quiz_widgets as qw
 
+log = logging.getLogger(__name__)
 
-def shown_round(r: Round) -> tuple[RoundSpec, Question, Drill | None, list[int]] | None:
-    """(spec, question, drill, option order) of round ``r`` as every screen shows it; None,
-    after saying so, when its question is not in this server's bank."""
+
+def own_questions(store: ClassStore, code: str) -> tuple[Question, ...]:
+    """The lecturer's own questions of session ``code`` (checked when they were added)."""
+    try:
+        return parse_set(store.question_set(code))
+    except SetProblem:  # never stored unchecked; an old or edited store row is left out
+        log.warning("class %s: its stored question set no longer parses", code)
+        return ()
+
+
+def asked(store: ClassStore, code: str) -> dict[str, Question]:
+    """Every question a round of session ``code`` may ask: the bank and the lecturer's own."""
+    return qw.by_id() | {q.id: q for q in own_questions(store, code)}
+
+
+def kind_title(question: Question) -> str:
+    """ "Multiple choice", "Numeric drill", ... or "Number" for a lecturer's number question."""
+    return "Number" if isinstance(question, NumberQuestion) else qw.KIND_TITLES[question.kind]
+
+
+def shown_round(
+    r: Round, store: ClassStore, code: str
+) -> tuple[RoundSpec, Question, Drill | None, list[int]] | None:
+    """(spec, question, drill, option order) of round ``r`` of session ``code`` as every
+    screen shows it: a bank question, else one of the lecturer's own (read from the store
+    only then); None, after saying so, when it is neither."""
     spec = decode_spec(r.question)
     question = qw.by_id().get(spec.question_id) if spec else None
+    if spec and question is None:
+        question = next((q for q in own_questions(store, code) if q.id == spec.question_id), None)
     if question is None:
         st.warning("This round's question is not in this server's bank.")
         return None
@@ -74,8 +103,9 @@ def inputs(
         )
         return None if chosen is None else str(chosen)
     if question.kind == "numeric":
+        own = isinstance(question, NumberQuestion)
         typed = st.text_input(
-            f"Your value of A_{drill.ask}",
+            "Your value" if own else f"Your value of {drill.name}",
             value=stored or "",
             max_chars=MAX_NUMBER_CHARS,
             key=key,
@@ -112,7 +142,12 @@ def answer_key(question: Question, drill: Drill | None, order: Sequence[int]) ->
         fb.options_key(question, order)
     elif question.kind == "blanks":
         fb.blanks_key(question)
+    elif isinstance(question, NumberQuestion):
+        st.markdown(
+            f"**Answer:** {shortest(question.value)} (accepted within ± {shortest(question.tol)})"
+        )
     elif drill is not None:
-        st.markdown(f"**Answer:** $A_{{{drill.ask}}} \\approx {drill.expected:.4f}$")
+        st.markdown(f"**Answer:** ${drill.name_tex} \\approx {drill.expected:.4f}$")
         fb.worked_solution(drill)
-    fb.explanation(question)
+    if question.explanation:
+        fb.explanation(question)

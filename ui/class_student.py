@@ -8,32 +8,44 @@ before it answered) is sent again with the same submit id, which the store count
 
 Only ``watch`` polls: a tiny fragment that reruns the page when the lecturer opens,
 closes or reveals a round, so the answer widgets are never redrawn under a typing thumb.
-Widget keys: ``cls.nickname``, ``cls.join``, ``cls.answer.<round>``, ``cls.send.<round>``.
+A vote may carry how sure the student is (optional: ``CONFIDENCES``); a round with a
+countdown shows the time left, ticking in the browser between two polls.
+Widget keys: ``cls.nickname``, ``cls.join``, ``cls.answer.<round>``, ``cls.sure.<round>``,
+``cls.send.<round>``.
 """
 
 from __future__ import annotations
+
+import time
 
 import streamlit as st
 
 from grpo_core.format import signed
 from practice.class_group import room_group, why
-from practice.class_link import PENDING_PARAM, TOKEN_PARAM
+from practice.class_link import (
+    PENDING_PARAM,
+    TOKEN_PARAM,
+    PendingVote,
+    pending_text,
+    read_pending,
+)
 from practice.class_results import shown_answer
-from practice.class_round import grade_answer
+from practice.class_round import clock_text, grade_answer, time_left
 from practice.store.base import (
     MAX_ANSWER_CHARS,
     MAX_NICKNAME_CHARS,
     ClassSession,
     ClassStore,
     Round,
+    RoundClosed,
     StoreRefusal,
     StoreUnavailable,
     UnknownSession,
     new_token,
 )
+from practice.store.class_rules import CONFIDENCES
 from ui import class_round_view as view
 from ui import class_seat as seat
-from ui import quiz_widgets as qw
 from ui import store_guard
 from ui.class_projector import state_of
 from ui.text import markdown_safe
@@ -53,8 +65,26 @@ _PHONE_CSS = f"""
   .st-key-cls-phone [data-testid="stFormSubmitButton"] button {{
     min-height: {TARGET_PX + 4}px; min-width: 9rem; font-size: 1.05rem;
   }}
+  .cls-clock {{ font-size: 1.4rem; font-weight: 700; }}
 </style>
 """
+_CLOCK = """<div class="cls-clock" data-left="{left:.2f}">{text} left to answer</div>
+<script>
+(() => {{
+  const pad = s => String(s).padStart(2, '0');
+  document.querySelectorAll('.cls-clock:not([data-until])').forEach(e =>
+    e.dataset.until = Date.now() + 1000 * parseFloat(e.dataset.left));
+  window.clsClock = window.clsClock || setInterval(() => {{
+    document.querySelectorAll('.cls-clock[data-until]').forEach(e => {{
+      const s = Math.max(0, Math.ceil((e.dataset.until - Date.now()) / 1000));
+      e.textContent = s > 0 ? `${{Math.floor(s / 60)}}:${{pad(s % 60)}} left to answer`
+                            : 'Time is up';
+    }});
+  }}, 250);
+}})();
+</script>"""
+"""The countdown on a phone: the server's time left, counted down by the browser between
+two polls (a poll draws it afresh, so the browser's clock never drifts far)."""
 _DECIMAL_KEYPAD = """<script>
 (() => {
   const fields = '.st-key-cls-phone input[aria-label^="Your value"]';
@@ -98,8 +128,9 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 @store_guard.calm
-def watch(store: ClassStore, code: str, shown) -> None:
-    """Rerun the page when the round it shows changed (opened, closed, revealed)."""
+def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> None:
+    """Rerun the page when the round it shows changed (opened, closed by the lecturer or
+    its countdown, revealed); show the time left of a countdown ending at ``closes``."""
     try:
         session = store.session(code)
         now = state_of(store.current_round(code), session)
@@ -110,16 +141,20 @@ def watch(store: ClassStore, code: str, shown) -> None:
         return
     if now != shown:
         st.rerun()
+    left = time_left(closes, time.time())
+    if left is not None and left > 0:
+        st.html(_CLOCK.format(left=left, text=clock_text(left)), unsafe_allow_javascript=True)
     st.caption(":green[:material/wifi:] Live: the next question appears here by itself.")
 
 
-def send(store: ClassStore, code: str, token: str, pending: str) -> bool:
-    """Send the pending vote ``<round>~<submit id>~<answer>``; clear it once the store
-    answered (a receipt or a refusal), keep it when the store could not be reached.
-    Whether the store acknowledged it."""
-    number, submit_id, answer = pending.split("~", 2)
-    try:
-        store.submit(code, int(number), token, answer, submit_id)  # a duplicate is fine too
+def send(store: ClassStore, code: str, token: str, vote: PendingVote) -> bool:
+    """Send the pending vote; clear it once the store answered (a receipt or a refusal),
+    keep it when the store could not be reached. Whether the store acknowledged it."""
+    try:  # a duplicate is acknowledged too
+        store.submit(code, vote.number, token, vote.answer, vote.submit_id, vote.confidence)
+    except RoundClosed as refusal:  # too late: said calmly, not as an error
+        st.session_state["cls.notice"] = ("info", markdown_safe(str(refusal)))
+        acknowledged = False
     except StoreRefusal as refusal:
         st.session_state["cls.notice"] = ("error", markdown_safe(str(refusal)))
         acknowledged = False
@@ -143,8 +178,8 @@ def resend_pending(store: ClassStore, code: str, token: str) -> None:
     """A vote left pending in the URL or the session (a reload, a replica that died, a
     store outage) is sent again."""
     pending = store_guard.pending_vote()
-    if pending and pending.count("~") >= 2 and pending.split("~", 1)[0].isdigit():
-        send(store, code, token, pending)
+    if (vote := read_pending(pending)) is not None:
+        send(store, code, token, vote)
     elif pending is not None:
         store_guard.vote_acknowledged()
         if PENDING_PARAM in st.query_params:
@@ -162,20 +197,20 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     code = session.code
     resend_pending(store, code, token)
     r = store.current_round(code)
-    watch(store, code, state_of(r, session))
+    watch(store, code, state_of(r, session), r and r.closes)
     if session.ended:
         st.info("The lecturer ended this session. Thank you for taking part!")
         return
     if r is None:
         st.info("You're in. The first question appears here as soon as the lecturer opens it.")
         return
-    if (shown := view.shown_round(r)) is None:
+    if (shown := view.shown_round(r, store, code)) is None:
         return
     spec, question, drill, order = shown
     answers = store.answers(code, r.number)
     mine = next((a for a in answers if a.token == token), None)
     title = "Vote again" if r.revote_of else f"Question {r.number}"
-    st.subheader(f"{title}: {qw.KIND_TITLES[question.kind]}")
+    st.subheader(f"{title}: {view.kind_title(question)}")
     view.prompt(question, drill, order)
     if r.open:
         sent = None
@@ -184,6 +219,13 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
         with st.form(f"cls.form.{r.number}", border=False, enter_to_submit=True):
             answer = view.inputs(
                 question, drill, f"cls.answer.{r.number}", mine and mine.answer, order
+            )
+            sure = st.radio(
+                "How sure are you? (optional)",
+                CONFIDENCES,
+                index=CONFIDENCES.index(mine.confidence) if mine and mine.confidence else None,
+                key=f"cls.sure.{r.number}",
+                horizontal=True,
             )
             if st.form_submit_button("Send answer", key=f"cls.send.{r.number}", type="primary"):
                 if answer is None:
@@ -194,28 +236,37 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
                         f"Too long: at most {MAX_ANSWER_CHARS} characters.",
                     )
                 else:
-                    pending = f"{r.number}~{new_token()}~{answer}"
-                    st.query_params[PENDING_PARAM] = pending
-                    if send(store, code, token, pending):
-                        sent = answer
+                    vote = PendingVote(r.number, new_token(), answer, sure or "")
+                    st.query_params[PENDING_PARAM] = pending_text(vote)
+                    if send(store, code, token, vote):
+                        sent = vote
         notice()
-        given = sent if sent is not None else (mine.answer if mine else None)
+        given = sent or mine
         if given is not None:
-            st.success(voted(question, given, order))
+            st.success(voted(question, given.answer, order, given.confidence))
         return
+    if st.session_state.get(f"cls.send.{r.number}"):  # tapped as the round closed
+        st.session_state["cls.notice"] = ("info", str(RoundClosed()))
+    notice()
+    up = "Time is up. " if r.closes is not None and r.reveal == "none" else ""
     if mine is None:
-        st.info("This round is closed; you did not answer it.")
+        st.info(f"{up}This round is closed; you did not answer it.")
     elif r.reveal != "answer":
-        st.info("Answers are closed. Wait for the reveal.")
+        st.info(f"{up}Answers are closed. Wait for the reveal.")
     else:
         result(store, code, r, question, drill, spec, answers, mine, order)
 
 
-def voted(question, answer: str, order) -> str:
-    """ "You voted B; you can change it until the round closes." (or "answered 0.5")."""
+def voted(question, answer: str, order, confidence: str = "") -> str:
+    """ "You voted B; you can change it until the round closes." (or "answered 0.5"), with
+    how sure the student said they were."""
     verb = "voted" if question.kind in ("choice", "redflag") else "answered"
     shown = markdown_safe(shown_answer(question, answer, order))
-    return f"Your answer is in. You {verb} **{shown}**; you can change it until the round closes."
+    sure = f" ({confidence})" if confidence else ""
+    return (
+        f"Your answer is in. You {verb} **{shown}**{sure}; "
+        "you can change it until the round closes."
+    )
 
 
 def notice() -> None:

@@ -36,6 +36,13 @@ from ui.text import markdown_safe
 from workers import upload
 
 SAMPLE = "sample_log.csv"
+UPLOAD_HINT = (
+    "Choose CSV, JSON lines or Parquet files, or a .zip of them, to read them: "
+    f"{rollouts.MAX_BYTES // 2**20} MB at most in all. A larger file is marked in red above "
+    "and never sent."
+)
+"""What the page says before a file is chosen (Streamlit refuses a file over the server's
+maxUploadSize, .streamlit/config.toml, in the browser, and says so only in a tooltip)."""
 ROLES = ("step", "prompt", "completion", "group", "advantage")
 
 
@@ -55,6 +62,7 @@ def chosen_log(source: str, uploads) -> Upload | None:
     if source == "sample":
         data = content.path(SAMPLE).read_bytes()
         return Upload(((SAMPLE, data),), hashlib.sha256(data).hexdigest(), True)
+    upload.warm()  # the reader's process starts while a file is chosen
     if not uploads:
         return None
     size = sum(u.size for u in uploads)
@@ -105,7 +113,10 @@ def summarise(digest: str, mapping: ColumnMap, _frame: pd.DataFrame) -> Summary:
         names = [c.removeprefix("reward.") for c in reward_columns]
         order = groups.order
         aggregation = compare_aggregations(
-            _frame[reward_columns].to_numpy()[order], groups.codes, names=names
+            _frame[reward_columns].to_numpy()[order],
+            groups.codes,
+            names=names,
+            batch_ids=_frame["step"].to_numpy()[order],  # TRL's GDPO: per generation batch
         )
     return Summary(
         groups,
@@ -158,12 +169,12 @@ def mapping_controls(log: LoadedLog, digest: str) -> ColumnMap:
 
 
 def _size_control(log: LoadedLog, digest: str) -> int | None:
-    """K chosen by hand (None: as inferred). 0 groups by prompt text."""
+    """K chosen by hand (None: as inferred; 0 infers it again)."""
     if log.grouping.how == log_grouping.BY_COLUMN:
         return None
     inferred = log.grouping.size or 0
     k = st.number_input(
-        "Answers per group, K: blocks of K consecutive rows in each step (0: by prompt text)",
+        "Answers per group, K: blocks of K consecutive rows in each step (0: infer K)",
         min_value=0,
         max_value=state.MAX_K * 64,
         value=inferred,
@@ -192,9 +203,15 @@ def grouping_words(log: LoadedLog) -> str:
             "consecutive, so K was not inferred from their order)."
         )
     how = "inferred from the runs of equal prompt text" if g.inferred else "chosen by hand"
+    check = {
+        True: " These blocks reproduce the logged advantages.",
+        False: " These blocks do not reproduce the logged advantages (see below).",
+        None: "",
+    }[g.reproduces]
     return (
         f"Groups: blocks of **K = {g.size}** consecutive rows in each step, as TRL's sampler "
         f"orders them (K {how}; change it under Columns). The prompt text only checks them."
+        f"{check}"
     )
 
 

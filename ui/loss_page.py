@@ -12,7 +12,7 @@ from content.citations import cite
 from grpo_core import loss_lab
 from grpo_core.csv_safe import frame_csv
 from grpo_core.format import fmt, signed
-from grpo_core.loss import AGGREGATION, IS_LEVELS, LOSS_TYPES, policy_loss
+from grpo_core.loss import AGGREGATION, CLIP_LOSS_TYPES, IS_LEVELS, LOSS_TYPES, policy_loss
 from grpo_core.verifier import grade, load_worked_example, verifier_reward
 from ui import prose, state
 from ui.figures import critic as critic_figures
@@ -251,6 +251,20 @@ def clip_range(options: dict) -> tuple[float, float]:
 def other_epsilon_high(eps: tuple[float, float]) -> float:
     """The ε high to compare with: symmetric (= ε low) under Clip-Higher, else DAPO's."""
     return eps[0] if eps[1] != eps[0] else DAPO_EPSILON_HIGH
+
+
+def clip_higher_setting(options: dict) -> tuple[dict, str]:
+    """The options Clip-Higher is shown with, and a sentence saying how they differ from
+    ``options``: token level (Clip-Higher acts on single tokens) and a loss type with a
+    clip range (dapo's, at TRL's ε high, when the chosen one has none)."""
+    base = {**options, "importance_sampling_level": "token"}
+    notes = []
+    if options["loss_type"] not in CLIP_LOSS_TYPES:
+        base |= {"loss_type": "dapo", "epsilon_high": TRL_DEFAULTS["epsilon_high"]}
+        notes.append(f"{options['loss_type']} has no clip range, so this is dapo's")
+    if options["importance_sampling_level"] == "sequence":
+        notes.append("it is at token level, where Clip-Higher acts on single tokens")
+    return base, ("(" + "; ".join(notes) + ".) ") if notes else ""
 
 
 def signed_maps(result) -> dict[str, tuple]:

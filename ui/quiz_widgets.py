@@ -234,7 +234,7 @@ def show_question(
         fb.show_typed(question.blanks, attempt.typed)
         fb.blanks_feedback(question, attempt)
     elif question.kind == "numeric":
-        fb.show_typed([f"Your value of A_{drill.ask}"], attempt.typed)
+        fb.show_typed([f"Your value of {drill.name}"], attempt.typed)
         fb.numeric_feedback(question, attempt, drill)
     else:
         fb.followup_feedback(question, attempt)
@@ -292,7 +292,7 @@ def _form(
                 )
         elif question.kind == "numeric":
             st.text_input(
-                f"Your value of A_{drill.ask}",
+                f"Your value of {drill.name}",
                 key=f"{prefix}.num.{qid}",
                 placeholder="e.g. -0.87 (4 decimals are plenty)",
                 help=f"Accepted within ±{drill.tol:g}. A fraction such as 3/4 works too.",
@@ -338,7 +338,7 @@ def answer_key(
         fb.blanks_key(question)
         fb.explanation(question)
     elif question.kind == "numeric":
-        st.markdown(f"**Answer:** $A_{{{drill.ask}}} \\approx {drill.expected:.4f}$")
+        st.markdown(f"**Answer:** ${drill.name_tex} \\approx {drill.expected:.4f}$")
         fb.worked_solution(drill)
         fb.explanation(question)
     elif attempt is not None and attempt.followup is not None:

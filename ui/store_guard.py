@@ -49,7 +49,16 @@ UNSAVED = (
 )
 _SINCE = "store_guard.since"
 STALE_READS = frozenset(
-    {"session", "student", "students", "rounds", "current_round", "answers", "tally"}
+    {
+        "session",
+        "student",
+        "students",
+        "rounds",
+        "current_round",
+        "answers",
+        "tally",
+        "question_set",
+    }
 )
 """Class reads a page may draw from its last answer during an outage (the phone keeps its
 question and its Send button; the projector its last count), marked "reconnecting"."""

@@ -6,13 +6,54 @@ from __future__ import annotations
 import streamlit as st
 
 import content
+from content.citations import cite
 from grpo_core import advantage_trace
 from grpo_core.advantages import AdvantageTrace
+from grpo_core.conventions import CONVENTIONS
 from grpo_core.format import fmt, signed
+from grpo_core.sentences import step_values
 from grpo_core.verifier import WorkedExample, grade, load_worked_example, verifier_reward
 from ui import state
 
 STEPS = content.read_toml("walkthrough.toml")["step"]
+
+
+def step_text(step: int, trace: AdvantageTrace, g: int, answer: int, prompt: str) -> str:
+    """Step ``step``'s words for answer ``answer`` of prompt ``g``, numbers filled in and
+    claims linked: the convention's own text where walkthrough.toml has one (nemo-rl,
+    reinforce-pp, with their own scaling), else the step's text (at step 5, the variants
+    for no division and for eps = 0)."""
+    words, conv = STEPS[step - 1], trace.convention
+    own = words.get("by_convention", {}).get(conv.name)
+    if own and conv.name in CONVENTIONS and CONVENTIONS[conv.name].scale == conv.scale:
+        text = own["text"]
+    elif step == 5 and conv.scale == "none":
+        text = words["text_no_scale"]
+    elif step == 5 and conv.eps == 0:
+        text = words["text_eps_zero"]
+    else:
+        text = words["text"]
+    ddof_words = (
+        "K − 1 (sample std, ddof=1, as torch.std)" if conv.ddof else "K (population std, ddof=0)"
+    )
+    values = step_values(trace, g, answer)
+    return cite(text.format(**values, prompt=prompt, convention=conv.name, ddof_words=ddof_words))
+
+
+def sum_caption(trace: AdvantageTrace, g: int) -> str:
+    """The step-6 caption: the group's advantage sum, 0 up to rounding unless each answer
+    had its own divisor (nemo-rl) or a clip moved the batch mean (reinforce-pp)."""
+    total = trace.group_sums(g)[1]
+    own_divisor = trace.convention.scale == "leave-one-out"
+    shifted = trace.convention.scale == "whiten" and trace.clamped.any()
+    why = (
+        "each answer had its own divisor"
+        if own_divisor
+        else "the clip moved the batch mean"
+        if shifted
+        else "0 up to rounding"
+    )
+    return f"Sum of the advantages: {fmt(total)} ({why})."
 
 
 def go_to(step: int) -> None:

@@ -85,6 +85,13 @@ class _Child(ForkServerProcess):
         return _Popen(process_obj)
 
 
+def warm() -> None:
+    """Start the forkserver now, if it is not running: it imports pandas, pyarrow and the
+    loader in the background (seconds on a busy machine) while the user picks a file, so
+    the first upload does not wait for them. A page offering an upload calls this."""
+    forkserver.ensure_running()
+
+
 def load_log(data: bytes, mapping: ColumnMap | None = None, limits: Limits = LIMITS) -> LoadedLog:
     """``rollouts.load_log`` of ``data`` run in a limited child process.
 

@@ -52,9 +52,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from practice import flags
-from practice.flags import Flag
-
 JOIN_ALPHABET = "ABCDFGHJKMNPQRSTUVWXYZ23456789"
 """Join-code letters: no 0/O, 1/I/L, so a code read off a projector is typed right; no E,
 so no code reads as a number in exponent form ("2E9999" would be an infinite float)."""
@@ -73,7 +70,6 @@ MAX_ID_CHARS = 64
 """Student tokens and submit ids are short random strings; longer ones are refused."""
 REVEALS = ("none", "distribution", "answer")
 """What a round shows the room: nothing yet, the distribution, the right answer."""
-
 LEARNER_KEY_BYTES = 24
 """Random bytes of a learner key: 32 URL-safe characters, 192 bits, never guessed."""
 _LEARNER_KEY = re.compile(r"^[A-Za-z0-9_-]{32}$")
@@ -81,8 +77,6 @@ MAX_QUESTION_ID_CHARS = 40
 """A bank id is at most 40 characters (``practice.bank``)."""
 MAX_CARD_CHARS = 1000
 """A stored card state (JSON of an FSRS card) is a few hundred characters."""
-MAX_FLAGS = 500
-"""Flagged answers kept for one learner; more are refused."""
 RATINGS = (1, 2, 3, 4)
 """FSRS ratings: 1 Again, 2 Hard, 3 Good, 4 Easy."""
 QUIZ_ID_BYTES = 16
@@ -120,7 +114,10 @@ class UnknownSession(StoreRefusal):
 
 class RoundClosed(StoreRefusal):
     def __init__(self):
-        super().__init__("This round is closed: your answer was not counted.")
+        super().__init__(
+            "This round has closed (time is up, or the lecturer closed it): "
+            "your answer was not counted."
+        )
 
 
 class RateLimited(StoreRefusal):
@@ -190,6 +187,9 @@ class Round:
     revote_of: int | None
     """The round this one asks again (peer instruction's second vote), or None."""
     opened: float
+    closes: float | None = None
+    """Unix seconds when the store closes the round by itself (its countdown), or None.
+    ``open`` is already False once the store's clock reached it."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +199,8 @@ class Answer:
     answer: str
     at: float
     """Unix seconds of the last change."""
+    confidence: str = ""
+    """One of ``class_rules.CONFIDENCES``, or "" when the student did not say."""
 
 
 @dataclass(frozen=True)
@@ -233,8 +235,13 @@ class ClassStore(Protocol):
     def joins_locked(self, code: str) -> bool: ...
     def student(self, code: str, token: str) -> Student | None: ...
     def students(self, code: str) -> list[Student]: ...
-    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
-        """A new round, open for answers; the round open before it closes."""
+    def open_round(
+        self, code: str, question: str, revote_of: int | None = None, seconds: float | None = None
+    ) -> Round:
+        """A new round, open for answers; the round open before it closes. With ``seconds``
+        (0 < seconds <= ``class_rules.MAX_ROUND_SECONDS``) the store closes it that long
+        after opening: a submit at or after ``Round.closes`` is refused (RoundClosed), on
+        every replica."""
 
     def close_round(self, code: str, number: int) -> None: ...
     def set_reveal(self, code: str, number: int, reveal: str) -> None: ...
@@ -242,8 +249,12 @@ class ClassStore(Protocol):
     def current_round(self, code: str) -> Round | None:
         """The latest round, or None before the first."""
 
-    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
-        """Store (or replace) this student's answer to round ``number``."""
+    def submit(
+        self, code: str, number: int, token: str, answer: str, submit_id: str, confidence: str = ""
+    ) -> Receipt:
+        """Store (or replace) this student's answer to round ``number``, with how sure they
+        are (one of ``class_rules.CONFIDENCES``, or ""): answer and confidence replace
+        together."""
 
     def answers(self, code: str, number: int) -> list[Answer]:
         """The round's answers, in the order the students joined."""
@@ -253,6 +264,14 @@ class ClassStore(Protocol):
 
     def purge_expired(self) -> int:
         """Delete the sessions past their expiry; how many were deleted."""
+
+    def set_question_set(self, code: str, text: str) -> None:
+        """Keep the lecturer's own questions (TOML text, at most
+        ``class_rules.MAX_SET_CHARS``) with the session, replacing the set kept before;
+        every replica reads the same set."""
+
+    def question_set(self, code: str) -> str:
+        """The session's own questions as set last ("" before any)."""
 
 
 @dataclass(frozen=True)
@@ -300,14 +319,6 @@ class LearnerStore(Protocol):
     def delete_learner(self, key: str) -> None:
         """Delete the learner and everything stored under the key; unknown keys are ignored."""
 
-    def set_flag(self, key: str, flag: Flag) -> None:
-        """Keep the learner's flag of one answer (``practice.flags``; the same question and
-        text replace it), or remove it when nothing is flagged. TextRefused beyond
-        ``MAX_FLAGS`` or out of bounds. Flags score nothing; ``replace_progress`` keeps them."""
-
-    def flags(self, key: str) -> list[Flag]:
-        """The learner's flags, oldest first."""
-
 
 class UnknownQuiz(StoreRefusal):
     def __init__(self):
@@ -343,7 +354,8 @@ class QuizStore(Protocol):
 
 
 class Store(ClassStore, LearnerStore, QuizStore, Protocol):
-    """What ``practice.store.open_store`` returns: the three protocols, on one backend."""
+    """What ``practice.store.open_store`` returns: the three protocols, on one backend
+    (and a learner's flags, ``practice.store.flag_store.FlagStore``)."""
 
 
 def new_learner_key() -> str:
@@ -403,14 +415,6 @@ def check_attempt(attempt: Attempt) -> Attempt:
     if a.rating not in RATINGS or isinstance(a.rating, bool):
         raise TextRefused(f"An attempt's rating must be one of {RATINGS}.")
     return a
-
-
-def flag_text(flag: Flag) -> str:
-    """The flag as the JSON text both backends keep; TextRefused when out of bounds."""
-    try:
-        return flags.to_json(flag)
-    except ValueError as err:
-        raise TextRefused(f"This flag cannot be kept: {err}") from err
 
 
 def card_text(question_id: str, state: Mapping) -> str:

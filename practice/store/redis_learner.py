@@ -16,16 +16,15 @@ from dataclasses import asdict
 
 from practice.flags import Flag, flag_id, from_json
 from practice.store.base import (
-    MAX_FLAGS,
     Attempt,
     TextRefused,
     UnknownLearner,
     card_text,
     check_attempt,
-    flag_text,
     is_learner_key,
     new_learner_key,
 )
+from practice.store.flag_store import MAX_FLAGS, flag_text
 
 
 def learner_keys(key: str) -> tuple[str, str, str]:

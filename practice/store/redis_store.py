@@ -4,8 +4,9 @@ Keys, all under ``grpo:class:<code>`` and all expiring with the session:
 ``:s`` (hash: created, expires, ended, joined, rounds, locked), ``:students`` (hash token ->
 label), ``:order`` (list of tokens, in joining order), ``:names`` (hash nickname key -> 1: the
 nicknames taken), ``:joins`` (hash "minute client" -> joins: the join rate), ``:r:<n>``
-(hash: question, open, reveal, revote_of, opened), ``:a:<n>`` / ``:t:<n>`` (hash token
--> answer / time), ``:c:<n>`` (hash answer -> count: the tally), ``:seen`` (hash
+(hash: question, open, reveal, revote_of, opened, closes), ``:a:<n>`` / ``:t:<n>`` /
+``:f:<n>`` (hash token -> answer / time / confidence), ``:c:<n>`` (hash answer -> count:
+the tally), ``:qs`` (string: the lecturer's own question set), ``:seen`` (hash
 "token submit_id" -> 1) and ``:rate`` (hash token -> "second:count"). The sorted set
 ``grpo:class-sessions`` (code by expiry) lets ``purge_expired`` find what the clock says is over.
 
@@ -56,6 +57,7 @@ from practice.store.base import (
     nickname_key,
     normal_code,
 )
+from practice.store.class_rules import MAX_SET_CHARS, check_confidence, check_seconds, is_open
 from practice.store.redis_learner import LearnerRedis
 from practice.store.redis_quiz import QuizRedis
 
@@ -69,13 +71,15 @@ caller sees it (``is_outage``); a timeout (``REPLY_SECONDS``) is not retried. Su
 carry a submit id, so a retried submit counts once."""
 
 _SUBMIT = """
--- KEYS: session, students, round, answers, times, tally, seen, rate
--- ARGV: now, token, answer, seen field, submits allowed a second
+-- KEYS: session, students, round, answers, times, tally, seen, rate, confidences
+-- ARGV: now, token, answer, seen field, submits allowed a second, confidence
 local s = redis.call('HMGET', KEYS[1], 'expires', 'ended')
 if not s[1] or tonumber(s[1]) <= tonumber(ARGV[1]) then return 'unknown' end
 if redis.call('HEXISTS', KEYS[7], ARGV[4]) == 1 then return 'duplicate' end
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 'unknown' end
-if s[2] == '1' or redis.call('HGET', KEYS[3], 'open') ~= '1' then return 'closed' end
+local r = redis.call('HMGET', KEYS[3], 'open', 'closes')
+if s[2] == '1' or r[1] ~= '1' then return 'closed' end
+if r[2] and r[2] ~= '' and tonumber(ARGV[1]) >= tonumber(r[2]) then return 'closed' end
 local second = tostring(math.floor(tonumber(ARGV[1])))
 local count = 1
 local rate = redis.call('HGET', KEYS[8], ARGV[2])
@@ -93,13 +97,15 @@ redis.call('HSET', KEYS[4], ARGV[2], ARGV[3])
 redis.call('HSET', KEYS[5], ARGV[2], ARGV[1])
 redis.call('HINCRBY', KEYS[6], ARGV[3], 1)
 redis.call('HSET', KEYS[7], ARGV[4], '1')
+if ARGV[6] == '' then redis.call('HDEL', KEYS[9], ARGV[2])
+else redis.call('HSET', KEYS[9], ARGV[2], ARGV[6]) end
 local ttl = math.ceil(tonumber(s[1]) - tonumber(ARGV[1]))
-for i = 3, 8 do redis.call('EXPIRE', KEYS[i], ttl) end
+for i = 3, 9 do redis.call('EXPIRE', KEYS[i], ttl) end
 return 'ok'
 """
 
 _OPEN_ROUND = """
--- KEYS: session; ARGV: now, question, revote_of ('' for none), key prefix
+-- KEYS: session; ARGV: now, question, revote_of ('' for none), key prefix, closes ('' none)
 local s = redis.call('HMGET', KEYS[1], 'expires', 'ended', 'rounds')
 if not s[1] or tonumber(s[1]) <= tonumber(ARGV[1]) or s[2] == '1' then return -1 end
 local last = tonumber(s[3] or '0')
@@ -108,7 +114,7 @@ local n = last + 1
 redis.call('HSET', KEYS[1], 'rounds', n)
 local key = ARGV[4] .. ':r:' .. n
 redis.call('HSET', key, 'question', ARGV[2], 'open', '1', 'reveal', 'none',
-           'revote_of', ARGV[3], 'opened', ARGV[1])
+           'revote_of', ARGV[3], 'opened', ARGV[1], 'closes', ARGV[5])
 redis.call('EXPIRE', key, math.ceil(tonumber(s[1]) - tonumber(ARGV[1])))
 return n
 """
@@ -240,17 +246,27 @@ class RedisStore(LearnerRedis, QuizRedis):
 
     # --- rounds ------------------------------------------------------------------------------
 
-    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
+    def open_round(
+        self, code: str, question: str, revote_of: int | None = None, seconds: float | None = None
+    ) -> Round:
+        seconds = check_seconds(seconds)
         live = self._live(code)
         now = self.clock()
+        closes = None if seconds is None else now + seconds
         prefix = f"grpo:class:{live.code}"
         number = self._open_round(
             keys=[_key(live.code, "s")],
-            args=[repr(now), question, "" if revote_of is None else str(revote_of), prefix],
+            args=[
+                repr(now),
+                question,
+                "" if revote_of is None else str(revote_of),
+                prefix,
+                "" if closes is None else repr(closes),
+            ],
         )
         if number < 0:
             raise UnknownSession(live.code)
-        return Round(int(number), question, True, "none", revote_of, now)
+        return Round(int(number), question, True, "none", revote_of, now, closes)
 
     def close_round(self, code: str, number: int) -> None:
         live = self._live(code)
@@ -268,8 +284,16 @@ class RedisStore(LearnerRedis, QuizRedis):
         if not h:
             return None
         revote = int(h["revote_of"]) if h.get("revote_of") else None
+        closes = float(h["closes"]) if h.get("closes") else None
+        stored_open = h["open"] == "1"
         return Round(
-            number, h["question"], h["open"] == "1", h["reveal"], revote, float(h["opened"])
+            number,
+            h["question"],
+            is_open(stored_open, closes, self.clock()),
+            h["reveal"],
+            revote,
+            float(h["opened"]),
+            closes,
         )
 
     def rounds(self, code: str) -> list[Round]:
@@ -285,8 +309,11 @@ class RedisStore(LearnerRedis, QuizRedis):
 
     # --- answers -----------------------------------------------------------------------------
 
-    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
+    def submit(
+        self, code: str, number: int, token: str, answer: str, submit_id: str, confidence: str = ""
+    ) -> Receipt:
         answer = check_text(answer, MAX_ANSWER_CHARS, "answer")
+        confidence = check_confidence(confidence)
         token, submit_id = check_id(token, "student link"), check_id(submit_id, "submit id")
         code = normal_code(code)
         verdict = self._submit(
@@ -299,6 +326,7 @@ class RedisStore(LearnerRedis, QuizRedis):
                 _key(code, f"c:{number}"),
                 _key(code, "seen"),
                 _key(code, "rate"),
+                _key(code, f"f:{number}"),
             ],
             args=[
                 repr(self.clock()),
@@ -306,6 +334,7 @@ class RedisStore(LearnerRedis, QuizRedis):
                 answer,
                 f"{token} {submit_id}",
                 MAX_SUBMITS_PER_SECOND,
+                confidence,
             ],
         )
         if verdict == "unknown":
@@ -323,9 +352,10 @@ class RedisStore(LearnerRedis, QuizRedis):
             p.hgetall(_key(live.code, "students"))
             p.hgetall(_key(live.code, f"a:{number}"))
             p.hgetall(_key(live.code, f"t:{number}"))
-            order, labels, given, times = p.execute()
+            p.hgetall(_key(live.code, f"f:{number}"))
+            order, labels, given, times, sure = p.execute()
         return [
-            Answer(t, labels.get(t, "?"), given[t], float(times.get(t, 0)))
+            Answer(t, labels.get(t, "?"), given[t], float(times.get(t, 0)), sure.get(t, ""))
             for t in order
             if t in given
         ]
@@ -343,10 +373,21 @@ class RedisStore(LearnerRedis, QuizRedis):
 
     def _delete(self, code: str) -> None:
         last = int(self.r.hget(_key(code, "s"), "rounds") or 0)
-        parts = ["s", "students", "order", "seen", "rate", "names", "joins"]
-        parts += [f"{kind}:{n}" for n in range(1, last + 1) for kind in "ratc"]
+        parts = ["s", "students", "order", "seen", "rate", "names", "joins", "qs"]
+        parts += [f"{kind}:{n}" for n in range(1, last + 1) for kind in "ratcf"]
         self.r.delete(*(_key(code, part) for part in parts))
         self.r.zrem(INDEX, code)
+
+    # --- the lecturer's own questions --------------------------------------------------------
+
+    def set_question_set(self, code: str, text: str) -> None:
+        text = check_text(text, MAX_SET_CHARS, "question set")
+        live = self._live(code)
+        self.r.set(_key(live.code, "qs"), text, ex=self._ttl(live))
+
+    def question_set(self, code: str) -> str:
+        live = self._live(code)
+        return self.r.get(_key(live.code, "qs")) or ""
 
     # --- connection ------------------------------------------------------------------------------
 

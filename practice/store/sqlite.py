@@ -46,6 +46,7 @@ from practice.store.base import (
     nickname_key,
     normal_code,
 )
+from practice.store.class_rules import MAX_SET_CHARS, check_confidence, check_seconds, is_open
 from practice.store.sqlite_learner import LEARNER_SCHEMA, LearnerSQLite
 from practice.store.sqlite_quiz import QUIZ_SCHEMA, QuizSQLite
 
@@ -59,10 +60,11 @@ CREATE TABLE IF NOT EXISTS class_students (
 CREATE TABLE IF NOT EXISTS class_rounds (
     code TEXT NOT NULL, number INTEGER NOT NULL, question TEXT NOT NULL,
     open INTEGER NOT NULL, reveal TEXT NOT NULL, revote_of INTEGER, opened REAL NOT NULL,
-    PRIMARY KEY (code, number));
+    closes REAL, PRIMARY KEY (code, number));
 CREATE TABLE IF NOT EXISTS class_answers (
     code TEXT NOT NULL, number INTEGER NOT NULL, token TEXT NOT NULL, answer TEXT NOT NULL,
-    at REAL NOT NULL, PRIMARY KEY (code, number, token));
+    at REAL NOT NULL, confidence TEXT NOT NULL DEFAULT '', PRIMARY KEY (code, number, token));
+CREATE TABLE IF NOT EXISTS class_question_sets (code TEXT PRIMARY KEY, text TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS class_submits (
     code TEXT NOT NULL, token TEXT NOT NULL, submit_id TEXT NOT NULL,
     PRIMARY KEY (code, token, submit_id));
@@ -78,6 +80,11 @@ CREATE TABLE IF NOT EXISTS class_rates (
 """
 """Class tables, all keyed by the session code so a purge deletes a session whole.
 Learner progress has its own tables, with no expiry (``sqlite_learner.LEARNER_SCHEMA``)."""
+ADDED_COLUMNS = (
+    ("class_rounds", "closes", "REAL"),
+    ("class_answers", "confidence", "TEXT NOT NULL DEFAULT ''"),
+)
+"""Columns added after the first release: a file made before gets them on opening."""
 BUSY_SECONDS = 10.0
 """How long a write waits for another's lock before "database is locked" (an outage,
 ``is_outage``: the app's guard shows "reconnecting" and the vote is sent again)."""
@@ -92,6 +99,7 @@ _CLASS_TABLES = (
     "class_names",
     "class_join_rates",
     "class_locks",
+    "class_question_sets",
 )
 
 
@@ -105,6 +113,7 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
         self.clock = clock
         self._local = threading.local()
         self._db().executescript(SCHEMA + LEARNER_SCHEMA + QUIZ_SCHEMA)
+        _add_columns(self._db())
 
     # --- connections and transactions --------------------------------------------------------
 
@@ -238,8 +247,12 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
 
     # --- rounds ------------------------------------------------------------------------------
 
-    def open_round(self, code: str, question: str, revote_of: int | None = None) -> Round:
+    def open_round(
+        self, code: str, question: str, revote_of: int | None = None, seconds: float | None = None
+    ) -> Round:
+        seconds = check_seconds(seconds)
         now = self.clock()
+        closes = None if seconds is None else now + seconds
         with self._write() as db:
             live = self._live(db, code)
             if live.ended:
@@ -248,10 +261,11 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
             last = db.execute(
                 "SELECT COALESCE(MAX(number), 0) FROM class_rounds WHERE code = ?", (live.code,)
             ).fetchone()[0]
-            round_ = Round(last + 1, question, True, "none", revote_of, now)
+            round_ = Round(last + 1, question, True, "none", revote_of, now, closes)
             db.execute(
-                "INSERT INTO class_rounds VALUES (?, ?, ?, 1, 'none', ?, ?)",
-                (live.code, round_.number, question, revote_of, now),
+                "INSERT INTO class_rounds (code, number, question, open, reveal, revote_of, "
+                "opened, closes) VALUES (?, ?, ?, 1, 'none', ?, ?, ?)",
+                (live.code, round_.number, question, revote_of, now, closes),
             )
         return round_
 
@@ -276,29 +290,32 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
         db = self._db()
         live = self._live(db, code)
         rows = db.execute(
-            "SELECT number, question, open, reveal, revote_of, opened FROM class_rounds "
-            "WHERE code = ? ORDER BY number",
+            f"SELECT {_ROUND_COLUMNS} FROM class_rounds WHERE code = ? ORDER BY number",
             (live.code,),
         ).fetchall()
-        return [Round(n, q, bool(o), r, v, t) for n, q, o, r, v, t in rows]
+        return [self._round(row) for row in rows]
+
+    def _round(self, row: tuple) -> Round:
+        n, q, o, r, v, t, closes = row
+        return Round(n, q, is_open(o, closes, self.clock()), r, v, t, closes)
 
     def current_round(self, code: str) -> Round | None:
         db = self._db()
         live = self._live(db, code)
         row = db.execute(
-            "SELECT number, question, open, reveal, revote_of, opened FROM class_rounds "
-            "WHERE code = ? ORDER BY number DESC LIMIT 1",
+            f"SELECT {_ROUND_COLUMNS} FROM class_rounds WHERE code = ? ORDER BY number DESC "
+            "LIMIT 1",
             (live.code,),
         ).fetchone()
-        if row is None:
-            return None
-        n, q, o, r, v, t = row
-        return Round(n, q, bool(o), r, v, t)
+        return None if row is None else self._round(row)
 
     # --- answers -----------------------------------------------------------------------------
 
-    def submit(self, code: str, number: int, token: str, answer: str, submit_id: str) -> Receipt:
+    def submit(
+        self, code: str, number: int, token: str, answer: str, submit_id: str, confidence: str = ""
+    ) -> Receipt:
         answer = check_text(answer, MAX_ANSWER_CHARS, "answer")
+        confidence = check_confidence(confidence)
         token, submit_id = check_id(token, "student link"), check_id(submit_id, "submit id")
         now = self.clock()
         with self._write() as db:
@@ -314,10 +331,11 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
             ).fetchone()
             if not known:
                 raise UnknownSession(live.code)
-            is_open = db.execute(
-                "SELECT open FROM class_rounds WHERE code = ? AND number = ?", (live.code, number)
+            state = db.execute(
+                "SELECT open, closes FROM class_rounds WHERE code = ? AND number = ?",
+                (live.code, number),
             ).fetchone()
-            if not is_open or not is_open[0] or live.ended:
+            if not state or not is_open(state[0], state[1], now) or live.ended:
                 raise RoundClosed()
             second = int(now)
             db.execute(
@@ -332,8 +350,9 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
             if count > MAX_SUBMITS_PER_SECOND:
                 raise RateLimited()  # the transaction still commits the count
             db.execute(
-                "INSERT OR REPLACE INTO class_answers VALUES (?, ?, ?, ?, ?)",
-                (live.code, number, token, answer, now),
+                "INSERT OR REPLACE INTO class_answers (code, number, token, answer, at, "
+                "confidence) VALUES (?, ?, ?, ?, ?, ?)",
+                (live.code, number, token, answer, now, confidence),
             )
             db.execute("INSERT INTO class_submits VALUES (?, ?, ?)", (live.code, token, submit_id))
         return Receipt(duplicate=False)
@@ -342,7 +361,8 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
         db = self._db()
         live = self._live(db, code)
         rows = db.execute(
-            "SELECT a.token, s.label, a.answer, a.at FROM class_answers a JOIN class_students s "
+            "SELECT a.token, s.label, a.answer, a.at, a.confidence FROM class_answers a "
+            "JOIN class_students s "
             "ON s.code = a.code AND s.token = a.token WHERE a.code = ? AND a.number = ? "
             "ORDER BY s.number",
             (live.code, number),
@@ -371,6 +391,24 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
                 _delete_session(db, code)
         return len(codes)
 
+    # --- the lecturer's own questions --------------------------------------------------------
+
+    def set_question_set(self, code: str, text: str) -> None:
+        text = check_text(text, MAX_SET_CHARS, "question set")
+        with self._write() as db:
+            live = self._live(db, code)
+            db.execute(
+                "INSERT OR REPLACE INTO class_question_sets VALUES (?, ?)", (live.code, text)
+            )
+
+    def question_set(self, code: str) -> str:
+        db = self._db()
+        live = self._live(db, code)
+        row = db.execute(
+            "SELECT text FROM class_question_sets WHERE code = ?", (live.code,)
+        ).fetchone()
+        return row[0] if row else ""
+
     # --- connection ------------------------------------------------------------------------------
 
     def ping(self) -> None:
@@ -390,6 +428,21 @@ def is_outage(err: BaseException) -> bool:
         return False
     message = str(err).lower()
     return any(part in message for part in OUTAGE_MESSAGES)
+
+
+_ROUND_COLUMNS = "number, question, open, reveal, revote_of, opened, closes"
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    """Add ``ADDED_COLUMNS`` missing from a file made by an earlier release."""
+    for table, column, declaration in ADDED_COLUMNS:
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in have:
+            try:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            except sqlite3.OperationalError as err:  # another process added it first
+                if "duplicate column" not in str(err):
+                    raise
 
 
 def _delete_session(db: sqlite3.Connection, code: str) -> None:

@@ -13,16 +13,15 @@ from collections.abc import Mapping, Sequence
 
 from practice.flags import Flag, flag_id, from_json
 from practice.store.base import (
-    MAX_FLAGS,
     Attempt,
     TextRefused,
     UnknownLearner,
     card_text,
     check_attempt,
-    flag_text,
     is_learner_key,
     new_learner_key,
 )
+from practice.store.flag_store import MAX_FLAGS, flag_text
 
 LEARNER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS learners (key TEXT PRIMARY KEY, created REAL NOT NULL);

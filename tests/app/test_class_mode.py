@@ -386,7 +386,8 @@ def test_the_lecturer_alone_sees_the_next_step_and_the_transitions(store):
     for row in ("| right → right | 1 |", "| wrong → right | 1 |", "| right → wrong | 1 |",
                 "| wrong → wrong | 1 |"):  # fmt: skip
         assert row in table
-    assert "Normalised gain (post − pre) / (1 − pre): 0." in all_text(lect)
+    assert "(post − pre) / (1 − pre): 0." in all_text(lect)
+    assert "](https://doi.org/10.1119/1.18809" in all_text(lect), "the gain cites Hake 1998"
     room.run()
     assert "right → right" not in all_text(room)
 

@@ -127,3 +127,24 @@ def test_the_csv_has_one_row_per_real_token_and_the_heatmaps_numbers():
     real = toy.mask > 0
     assert table["push_on_logp"].tolist() == (-result.grad[real]).tolist()
     assert table["ratio"].tolist() == result.ratio[real].tolist()
+
+
+def test_an_all_equal_group_is_not_said_to_have_a_gradient():
+    at = open_page(PAGE, query={"pl.preset": "all-equal"})
+    assert not at.exception, at.exception
+    text = page_text(at)
+    assert "Here the gradient is 0 too" in text and "Yet the gradient is not zero" not in text
+
+
+def test_the_answers_fit_losses_without_a_clip_range_and_sequence_level():
+    at = open_page(PAGE, query={"pl.preset": "one-success", "pl.loss_type": "cispo"})
+    assert not at.exception, at.exception
+    text = page_text(at)
+    assert "below CISPO's weight cap ε_high = 5" in text and "[0.8, 6]" not in text
+    assert "(cispo has no clip range, so this is dapo's.) Unlikely tokens" in text
+    at = open_page(PAGE, query={"pl.loss_type": "vespo", "pl.level": "sequence"})
+    text = page_text(at)
+    assert "vespo has no clip at all" in text
+    assert "it is at token level, where Clip-Higher acts on single tokens.)" in text
+    at = open_page(PAGE, query={"pl.level": "sequence"})
+    assert "of answers clipped" in page_text(at)

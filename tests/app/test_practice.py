@@ -670,3 +670,18 @@ def test_interview_answers_go_to_spaced_review_with_a_learner_key(store):
     (flag,) = store.flags(key)
     assert (flag.question, flag.flagged) == (second, (missed + 1,))
     assert store.attempts(key) == attempts, "a flag scores nothing and records no attempt"
+
+
+def test_a_policy_loss_drill_asks_for_its_own_quantity_and_names_the_aggregation_mistake():
+    qid = "drill-loss-grpo"
+    at = open_quiz_at(qid)
+    drill = drill_of(quiz_of(at), qid)
+    assert drill.quantity == "loss" and drill.prompt in texts(at, "markdown")
+    assert at.text_input(key=f"qz.num.{qid}").label == "Your value of the loss"
+    dapo = next(v for v, text in drill.mistakes if "dapo aggregation" in text)
+    at.text_input(key=f"qz.num.{qid}").set_value(f"{dapo:.4f}")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert not at.exception
+    assert at.error[0].value.startswith("That is the dapo aggregation")
+    assert [line.strip() for line in latex(at)] == [line.strip() for line in drill.solution]
+    assert "Your value of the loss" in everything(at)

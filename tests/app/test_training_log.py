@@ -209,6 +209,15 @@ def test_k_can_be_changed_by_hand_and_the_page_says_so(trl_logs):
         "(K chosen by hand" in page_text(at)
     )
     assert "This run matches" not in page_text(at)  # K = 8 reproduces nothing
+    warnings = [w.replace("\\", "") for w in texts(at, "warning")]
+    assert any(
+        w.startswith("K = 8, chosen by hand, does not reproduce the logged advantages")
+        and "; K = 4 does. Set K to 4 under Columns." in w
+        for w in warnings
+    ), warnings
+    at.number_input(key=k_key).set_value(4).run()
+    assert "These blocks reproduce the logged advantages." in page_text(at)
+    assert "This run matches" in page_text(at)
 
 
 @pytest.mark.trainer
@@ -229,3 +238,20 @@ def test_files_of_two_runs_get_a_clear_message(trl_logs):
     assert not at.exception
     errors = [e.replace("\\", "") for e in texts(at, "error")]
     assert any("do not have the same columns" in e for e in errors), errors
+
+
+@pytest.mark.trainer
+def test_a_zip_of_a_trl_folder_with_repeated_prompts_is_read_by_position(trl_logs):
+    import zipfile
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as z:
+        for name, data in trl_files(trl_logs, "repeated_prompts"):
+            z.writestr(f"completions/{name}", data)
+    at = upload_files(open_page(PAGE), [("completions.zip", archive.getvalue())])
+    assert not at.exception
+    text = page_text(at)
+    assert "Read as PARQUET: 64 answers in 16 groups over 4 steps" in text
+    assert "blocks of **K = 4** consecutive rows" in text
+    assert "These blocks reproduce the logged advantages." in text
+    assert not any("Mixed group sizes" in w for w in texts(at, "warning"))

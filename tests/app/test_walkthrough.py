@@ -110,3 +110,51 @@ def test_the_next_after_the_step_moves_on_like_the_top_one():
     assert not at.exception and at.session_state["wt.step"] == 2
     step_through(at, 4)
     assert at.button(key="wt.next_below").disabled
+
+
+def words(at) -> str:
+    return " ".join(texts(at, "markdown"))
+
+
+def test_nemo_rl_steps_say_what_nemo_rl_does_with_the_numbers():
+    at = open_page(PAGE, query={"c": "nemo-rl", "r": "1_0_0_0"})
+    at.selectbox(key="wt.answer").set_value(1).run()  # a wrong answer: its others differ
+    assert "compares each answer with the *other* 3 answers" in words(at)
+    step_through(at, 1)
+    assert "Answer 2's baseline is the mean of the *other* 3 rewards, 0.3333" in words(at)
+    step_through(at, 1)
+    assert "R − baseline = 0 − 0.3333 = -0.3333" in words(at) and "unbiased" in words(at)
+    step_through(at, 1)
+    assert "Bessel-corrected over those K − 1" in words(at) and ": 0.5774." in words(at)
+    step_through(at, 1)
+    assert "Answer 2: -0.3333 / (0.5774 + 1e-6) = -0.5773." in words(at)
+    at.selectbox(key="wt.answer").set_value(0).run()  # the winner: its others agree
+    assert "Answer 1's others have no spread, so it is not divided: A = 1." in words(at)
+    step_through(at, 1)
+    assert "here they sum to -0.732" in words(at)
+    assert any("each answer had its own divisor" in c for c in texts(at, "caption"))
+    assert "(0 up to rounding)" not in " ".join(texts(at, "caption"))
+    assert not at.exception
+
+
+def test_reinforce_pp_steps_say_what_the_batch_whitening_does():
+    at = open_page(PAGE, query={"c": "reinforce-pp", "r": "0_1~0_100"})
+    assert not at.exception, at.exception
+    assert "here 4 answers over 2 prompts" in words(at)
+    at.selectbox(key="wt.prompt").set_value(1)
+    at.selectbox(key="wt.answer").set_value(1).run()
+    step_through(at, 2)
+    assert "answer 2's 50 is cut to 10" in words(at)
+    step_through(at, 1)
+    assert "σ_batch = 7.08" in words(at) and "population std" in words(at)
+    step_through(at, 1)
+    assert "is a floor here, not added. Answer 2: A = 1.412." in words(at)
+    step_through(at, 1)
+    assert "mean 0 and std 1" in words(at) and "they sum to 0" in words(at)
+
+
+def test_a_convention_set_by_hand_gets_the_generic_words():
+    at = open_page(PAGE, query={"c": "trl", "r": "1_0_0_0"})
+    assert "compares each answer with the *other*" not in words(at)
+    step_through(at, 4)
+    assert "keeps the division finite" in words(at)

@@ -17,6 +17,10 @@ CLAIMS = content.read_toml("claims.toml")["claim"]
 FIELDS = ("id", "claim", "files", "source", "url", "version", "checked")
 GITHUB_AT_TAG = re.compile(r"^https://github\.com/[\w.-]+/[\w.-]+/blob/v\d+(\.\d+)*/\S+$")
 ARXIV = re.compile(r"^https://arxiv\.org/abs/\d{4}\.\d{4,5}$")
+DOI = re.compile(r"^https://doi\.org/(10\.\d{4,9}/\S+)$")
+"""A paper with no arXiv abstract (a journal article) is cited by its DOI."""
+CODE_CITING = ("ui", "practice")
+"""App code that may cite a claim in the text it shows (class mode's lecturer screen)."""
 
 # Every unit naming a library or paper carries a claim link, except these, which name one
 # without stating a fact about it: (file, where, start of the text) -> why.
@@ -34,10 +38,15 @@ NAMES_WITHOUT_A_FACT = {
 
 
 def citing_files() -> dict[str, set[str]]:
+    """Claim id -> the content files, and the app modules (``ui/...py``), that cite it."""
     files = defaultdict(set)
     for unit in prose.all_text():
         for claim_id in prose.cited(unit.text):
             files[claim_id].add(unit.file)
+    for folder in CODE_CITING:
+        for module in sorted((ROOT / folder).rglob("*.py")):
+            for claim_id in prose.cited(module.read_text(encoding="utf-8")):
+                files[claim_id].add(module.relative_to(ROOT).as_posix())
     return files
 
 
@@ -55,12 +64,25 @@ def test_claim_ids_are_unique_and_well_formed():
     assert all(re.fullmatch(r"[a-z0-9-]+", i) for i in ids)
 
 
-def test_every_url_is_a_file_at_a_tag_or_an_arxiv_abstract():
+def test_every_url_is_a_file_at_a_tag_an_arxiv_abstract_or_a_papers_doi():
     for claim in CLAIMS:
         url = claim["url"]
-        assert GITHUB_AT_TAG.match(url) or ARXIV.match(url), (claim["id"], url)
+        assert GITHUB_AT_TAG.match(url) or ARXIV.match(url) or DOI.match(url), (claim["id"], url)
         if ARXIV.match(url):
             assert url.rsplit("/", 1)[1] in claim["source"], claim["id"]
+        if found := DOI.match(url):  # a paper: its DOI in the source; what was read said
+            assert f"doi:{found.group(1)}" in claim["source"], claim["id"]
+            assert re.search(r"\bread\b", claim["checked"]), claim["id"]
+
+
+@pytest.mark.parametrize(
+    ("url", "ok"),
+    [("https://doi.org/10.1119/1.18809", True), ("https://doi.org/10.1119/1.1374249", True),
+     ("http://doi.org/10.1119/1.18809", False), ("https://doi.org/1119/1.18809", False),
+     ("https://dx.doi.org/10.1119/1.18809", False), ("https://doi.org/10.1119/", False)],
+)  # fmt: skip
+def test_a_doi_url_is_https_doi_org_and_a_doi(url, ok):
+    assert bool(DOI.match(url)) == ok
 
 
 def test_every_cited_id_exists_and_every_claim_is_cited():

@@ -170,6 +170,21 @@ def test_near_tie_in_float64_and_float32():
     assert a32.sum() != 0 and (a32[[0, 2, 3]] == 0).all()
 
 
+def test_near_tie_float32_figures_are_what_torch_computes_on_cpu():
+    # the trainers' own arithmetic: torch float32, Tensor.mean and Tensor.std (ddof = 1)
+    torch = pytest.importorskip("torch")
+    rewards = torch.tensor([figures.NEAR_TIE], dtype=torch.float32)
+    centred = rewards - rewards.mean(1, keepdim=True)
+    for name, eps in (("trl", 1e-4), ("verl", 1e-6), ("openrlhf", 1e-9)):
+        advantages = (centred / (rewards.std(1, keepdim=True) + eps)).numpy().ravel()
+        assert advantages[[0, 2, 3]].tolist() == [0.0, 0.0, 0.0]
+        np.testing.assert_allclose(
+            advantages[1], float32_advantages(figures.NEAR_TIE, eps=eps)[1], rtol=1e-6
+        )
+        quoted = float(FIGURES[f"near_tie.float32.{name}"].text)  # rounded for prose
+        np.testing.assert_allclose(advantages[1], quoted, rtol=1e-2)
+
+
 def test_batch_scaling_is_not_reinforce_plus_plus():
     rewards = np.array(figures.BATCH_EXAMPLE)
     trl = group_advantages(rewards, convention="trl-batch")

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from grpo_core import group_advantages
-from grpo_core.column_roles import choose_rewards, column_roles, sample_rows
-from grpo_core.log_files import from_table
+from grpo_core.column_roles import choose_rewards, column_roles, sample_rows, size_errors
 from grpo_core.multi_reward import normalise_then_sum
-from grpo_core.rollouts import ColumnMap
+from grpo_core.rollouts import ColumnMap, from_table
 
 RNG = np.random.default_rng(0)
 K, G = 4, 6
@@ -93,3 +93,61 @@ def test_a_hand_chosen_reward_set_is_kept_even_when_it_does_not_reproduce():
     log = from_table(raw, "csv", list(raw.columns), mapping)
     assert log.mapping.rewards == ("r", "n")
     assert not log.reward_fit.matched
+
+
+def k_log(k: int = 4, convention: str = "trl") -> pd.DataFrame:
+    """One step of G groups of k answers, each prompt text once: a TRL-shaped table."""
+    return pd.DataFrame(
+        {
+            "step": STEPS,
+            "prompt": np.repeat([f"p{g}" for g in range(G)], K),
+            "r": RIGHT,
+            "advantage": group_advantages(RIGHT, group_size=k, convention=convention),
+        }
+    )
+
+
+def hand_k(raw: pd.DataFrame, k: int):
+    mapping = ColumnMap(
+        prompt="prompt", rewards=("r",), step="step", advantage="advantage", group_size=k
+    )
+    return from_table(raw, "csv", list(raw.columns), mapping)
+
+
+def test_a_hand_typed_k_that_reproduces_the_advantages_says_so():
+    log = hand_k(k_log(), 4)
+    assert log.grouping.size == 4 and not log.grouping.inferred
+    assert log.grouping.reproduces is True
+    assert not any("chosen by hand" in note for note in log.warnings)
+
+
+@pytest.mark.parametrize("convention", ["verl", "rloo", "nemo-rl", "reinforce-pp", "openrlhf"])
+def test_a_hand_typed_k_is_checked_under_every_convention(convention):
+    assert hand_k(k_log(convention=convention), 4).grouping.reproduces is True
+    wrong = hand_k(k_log(convention=convention), 8)
+    assert wrong.grouping.reproduces is False
+    assert "; K = 4 does. Set K to 4 under Columns." in wrong.warnings[0]
+
+
+def test_a_wrong_hand_typed_k_names_the_k_that_reproduces_the_advantages():
+    log = hand_k(k_log(), 8)  # 24 rows, groups of 4
+    assert log.grouping.reproduces is False
+    note = log.warnings[0]
+    assert note.startswith("K = 8, chosen by hand, does not reproduce the logged advantages")
+    assert "; K = 4 does. Set K to 4 under Columns." in note
+
+
+def test_when_no_k_reproduces_the_advantages_the_reward_columns_are_blamed():
+    raw = k_log().assign(advantage=RNG.normal(size=G * K))
+    log = hand_k(raw, 4)
+    assert log.grouping.reproduces is False
+    assert (
+        "no other K does with the reward columns 'r' (tried K = 2, 3, 4, 6, 8, 12"
+        in (log.warnings[0])
+    )
+    assert log.warnings[0].endswith("check the reward columns.")
+
+
+def test_size_errors_are_zero_only_at_the_true_k():
+    errors = size_errors(k_log(), RIGHT[:, None], [2, 4, 8])
+    assert errors[4] < 1e-12 and errors[8] > 1e-3

@@ -70,3 +70,4 @@ def test_plural():
     assert [plural(n, "answer") for n in (0, 1, 3)] == ["0 answers", "1 answer", "3 answers"]
     assert plural(2, "Prompt", with_count=False) == "Prompts"
     assert plural(1, "Prompt", with_count=False) == "Prompt"
+    assert plural(1_000_000, "answer") == "1,000,000 answers"

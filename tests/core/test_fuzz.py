@@ -27,7 +27,8 @@ INTERNAL = {
     # load, load_log and read_table, and json_nesting on raw bytes).
     "column_roles.sample_rows", "log_grouping.block_codes", "log_grouping.consecutive_size",
     "log_grouping.mixed_blocks", "log_grouping.prompt_runs", "log_grouping.sorted_by_step",
-    "log_grouping.step_starts", "log_grouping.text_codes",
+    "log_grouping.step_starts", "log_grouping.text_codes", "log_grouping.positional_groups",
+    "log_summary.in_first_appearance_order",
     "log_guards.without_bom",  # takes the seekable file object read_table opened
     # The policy loss's kernels and the page's helper, called with the (B, T) float arrays
     # policy_loss validated or the page built; policy_loss itself is fuzzed.

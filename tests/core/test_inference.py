@@ -187,3 +187,22 @@ def test_a_long_log_is_screened_on_its_first_steps_and_still_read_right():
     assert base_name(fit.best) == "trl" and fit.ranking[0][1] <= 1e-6
     assert fit.screened and "trl" not in fit.screened and "trl (float32)" not in fit.screened
     assert "rloo" in fit.screened
+
+
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+def test_every_float32_candidate_computes_its_own_convention(name):
+    """The float32 candidate of each convention (leave-one-out std and REINFORCE++'s
+    whitening included) agrees with its float64 one to float32's precision, on 0/1
+    rewards (ties, an answer alone against equal others) and on spread-out rewards."""
+    from grpo_core.inference import FLOAT32, candidate_advantages
+
+    rng = np.random.default_rng(7)
+    rewards = rng.integers(0, 2, size=(3, 6, 8)).astype(float)
+    rewards[:, 1] = 1.0  # zero spread
+    rewards[:, 2] = [1, 0, 0, 0, 0, 0, 0, 0]  # one answer alone against equal others
+    rewards[:, 3] = rng.normal(0, 20, size=(3, 8))  # spread wide enough to clip at ±10
+    frame = make_log(rewards, np.zeros(rewards.shape))
+    groups = log_groups(frame)
+    steps = frame["step"].to_numpy()[groups.order]
+    out = candidate_advantages(groups, steps, only={name, name + FLOAT32})
+    np.testing.assert_allclose(out[name + FLOAT32], out[name], atol=1e-5, rtol=1e-5)

@@ -61,3 +61,30 @@ def test_breakable_allows_a_break_after_commas_outside_braces():
     assert breakable("A = (1, -2, 3)") == r"A = (1,\allowbreak -2,\allowbreak 3)"
     assert breakable(r"\frac{a, b}{c}, d") == r"\frac{a, b}{c},\allowbreak d"
     assert breakable(vector_latex("R", [1, 0])) == r"R = (1,\allowbreak 0)"
+
+
+def test_the_std_divided_by_is_the_conventions_own():
+    import numpy as np
+
+    from grpo_core.format import tex
+    from grpo_core.latex import scale_std_latex
+
+    nemo = advantage_trace([1, 0, 0, 1], convention="nemo-rl")
+    others = np.std([0, 0, 1], ddof=1)  # answer 1 is divided by the std of the other three
+    assert scale_std_latex(nemo, 0, 0) == (
+        r"\sigma_{-1} = \sqrt{\frac{(0 - 0.3333)^2 + (0 - 0.3333)^2 + (1 - 0.3333)^2}{2}}"
+        rf" = {tex(others)}"
+    )
+    assert math.isclose(nemo.advantages[0], (1 - 1 / 3) / (others + nemo.convention.eps))
+    agree = advantage_trace([1, 0, 0, 0], convention="nemo-rl")  # the others agree: 0
+    assert scale_std_latex(agree, 0, 0).endswith("}{2}} = 0")
+    two = advantage_trace([1, 0], convention="nemo-rl")
+    assert "one other reward" in scale_std_latex(two, 0, 0)
+    batch = advantage_trace([[1, 0, 0, 1], [3, 0, 0, 0]], convention="reinforce-pp")
+    assert scale_std_latex(batch, 1, 0).endswith(
+        rf"= {tex(batch.batch_std)} \quad "
+        r"(c_n = \operatorname{clip}(R_n - \bar R_{\text{prompt}}),\ N = 8)"
+    )
+    trl = advantage_trace([[1, 0, 1, 1]], convention="trl")
+    assert scale_std_latex(trl, 0, 2) == std_latex(trl, 0)
+    assert scale_std_latex(trl, 0, 2, narrow=True) == std_sum_latex(trl, 0)

@@ -94,3 +94,14 @@ def test_positional_groups_recover_any_sequence_of_prompts(prompt_ids, k):
     codes, _ = assign_groups(frame([1] * len(prompts), prompts), size=k)
     assert np.bincount(codes).tolist() == [k] * len(prompt_ids)
     assert mixed_blocks(codes, pd.Series(prompts)).size == 0
+
+
+def test_k_is_inferred_when_a_steps_rows_are_apart_and_notes_name_file_rows():
+    # Step 2's rows come first and step 1's are split: each step is read in file order.
+    log = frame([2, 2, 1, 1, 2, 2, 1, 1], ["a", "a", "b", "b", "c", "c", "b", "b"])
+    codes, grouping = assign_groups(log)
+    assert grouping.how == BY_POSITION and grouping.size == 2
+    assert codes.tolist() == [2, 2, 0, 0, 3, 3, 1, 1]
+    log.loc[4, "prompt"] = "d"  # row 5 now starts a block of two texts
+    _, grouping = assign_groups(log, size=2)
+    assert "(the first starts at row 5)" in grouping.notes[0]

@@ -93,3 +93,24 @@ def test_method_effects_on_binary_groups():
     )
     assert m["difficulty_weight"][2] == np.inf
     assert log_totals(log_groups(frame))["dapo_sampling_factor"] == pytest.approx(1.5)
+
+
+def test_group_numbers_are_renumbered_only_when_not_in_first_appearance_order():
+    from grpo_core.log_summary import group_codes, in_first_appearance_order
+
+    blocks = pd.DataFrame(
+        {
+            "step": [1] * 4,
+            "prompt": list("aabb"),
+            "reward": [1.0, 0, 1, 0],
+            "group_no": [0, 0, 1, 1],
+        }
+    )
+    assert in_first_appearance_order(blocks["group_no"].to_numpy())
+    assert group_codes(blocks).tolist() == [0, 0, 1, 1]
+    later_first = blocks.assign(group_no=[2, 2, 0, 0])  # a step's rows read in step order
+    assert not in_first_appearance_order(later_first["group_no"].to_numpy())
+    assert group_codes(later_first).tolist() == [0, 0, 1, 1]
+    apart = blocks.assign(group_no=[0, 1, 0, 1])
+    assert group_codes(apart).tolist() == [0, 1, 0, 1]
+    assert log_groups(apart).order.tolist() == [0, 2, 1, 3]

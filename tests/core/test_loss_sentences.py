@@ -79,3 +79,32 @@ def test_versus_defaults_quotes_both_losses_and_the_largest_change():
     )
     assert f"from {fmt(default.loss)} to {fmt(now.loss)}" in text
     assert say.versus_defaults(default, default, []).startswith("These are TRL's defaults")
+
+
+def test_an_all_equal_group_has_no_gradient_and_the_sentence_says_so():
+    toy = toy_batch([1, 1, 1, 1], [5, 6, 4, 7], step=0.5)
+    first = run(toy, on_policy=True)
+    text = say.on_policy(toy, first, "dapo")
+    assert not first.grad.any()
+    assert "Here the gradient is 0 too" in text and "not zero" not in text
+
+
+def test_clip_ratio_names_cispos_cap_and_the_unclipped_losses():
+    toy = toy_batch([1, 0, 1, 0], [6, 6, 6, 6], step=0.5)
+    cispo = run(toy, loss_type="cispo", epsilon_high=5.0)
+    text = say.clip_ratio(
+        cispo, run(toy, on_policy=True, loss_type="cispo"), 0.5, (0.2, 5.0), "cispo"
+    )
+    assert "below CISPO's weight cap ε_high = 5" in text and "[0.8, 6]" not in text
+    sapo = run(toy, loss_type="sapo")
+    assert "sapo has no clip" in say.clip_ratio(sapo, sapo, 0.5, (0.2, 0.2), "sapo")
+    seq = run(toy, importance_sampling_level="sequence")
+    assert "of answers clipped" in say.clip_ratio(seq, seq, 0.5, (0.2, 0.2), "dapo", "sequence")
+
+
+def test_clip_higher_says_when_both_ceilings_stop_the_same_tokens():
+    toy = toy_batch([1, 0, 1, 0], [8, 8, 8, 8], step=3.0, seed=1)
+    now, other = run(toy, epsilon_high=0.2), run(toy, epsilon_high=0.28)
+    text = say.clip_higher(toy, now, other, (0.2, 0.28), "(a note.) ")
+    assert text.startswith("(a note.) Unlikely tokens move most.")
+    assert "Here both ceilings stop the same ones" in text

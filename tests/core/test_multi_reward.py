@@ -73,3 +73,20 @@ def test_collapse_summing_ties_distinct_combinations_gdpo_separates_them():
     assert not collapsed([(1.0, 0.0), (0.0, 1.0)], [0, 1], [0.0, 0.0]).any()
     with pytest.raises(ValueError, match="advantages"):
         collapsed(rewards, ids, [0.0, 1.0])
+
+
+def test_gdpo_normalises_each_batch_on_its_own():
+    def z(x):
+        return (x - x.mean()) / (x.std(ddof=1) + 1e-4)
+
+    steps = np.repeat([1, 2], len(REWARDS))
+    rewards = np.concatenate([REWARDS, REWARDS[::-1] * 3.0])
+    groups = np.concatenate([GROUPS, np.asarray(GROUPS) + 100])
+    a = normalise_then_sum(rewards, groups, batch_ids=steps)
+    for step in (1, 2):
+        rows = steps == step
+        r, g = rewards[rows], groups[rows]
+        per = sum(np.concatenate([z(r[g == k, f]) for k in dict.fromkeys(g)]) for f in range(2))
+        np.testing.assert_allclose(a[rows], z(per), rtol=1e-12)
+    whole = compare_aggregations(rewards, groups, batch_ids=steps)["normalise then sum"]
+    np.testing.assert_allclose(whole, a)

@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import content
-from grpo_core import log_guards, rollouts
+from grpo_core import group_advantages, log_files, log_guards, rollouts
+from grpo_core.log_grouping import BY_POSITION
 from grpo_core.rollouts import ColumnMap, LogError, detect_columns, detect_format, load, load_log
 
 TRL_LOG = pd.DataFrame(
@@ -142,7 +143,7 @@ def test_mixed_group_sizes_are_reported_with_their_rows():
     frame = TRL_LOG.iloc[:7]  # the last group loses an answer
     log = load_log(io.BytesIO(as_bytes(frame, "csv")))
     assert len(log.warnings) == 1
-    assert "Mixed group sizes: 1 of 4 groups do not have 2 answers" in log.warnings[0]
+    assert "Mixed group sizes: 1 of 4 groups does not have 2 answers" in log.warnings[0]
     assert "step 2 (rows 7)" in log.warnings[0]
 
 
@@ -228,3 +229,50 @@ def test_a_verl_style_json_lines_dump_is_mapped_by_uid():
         prompt="input", rewards=("score",), completion="output", group="uid"
     )
     assert log.frame["group"].tolist() == ["u1", "u1", "u2", "u2"]
+
+
+def repeated_prompt_log(k: int = 4) -> pd.DataFrame:
+    """Two steps of TRL's order: K consecutive rows a group, prompt texts repeating within
+    a step (side by side and apart), advantages in float32 as TRL logs them."""
+    prompts = ["a", "a", "b", "a", "c", "c"]  # "a" three times, "c" twice side by side
+    rng = np.random.default_rng(3)
+    rewards = rng.integers(0, 2, 2 * len(prompts) * k).astype(float)
+    return pd.DataFrame(
+        {
+            "step": np.repeat([1, 2], len(prompts) * k),
+            "prompt": [p for _ in range(2) for p in prompts for _ in range(k)],
+            "reward": rewards,
+            "advantage": group_advantages(rewards, group_size=k).astype(np.float32),
+        }
+    )
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_load_log_groups_blocks_of_k_rows_even_where_prompt_texts_repeat(fmt):
+    frame = repeated_prompt_log()
+    log = load_log(io.BytesIO(as_bytes(frame, fmt)))
+    assert log.grouping.how == BY_POSITION and log.grouping.size == 4
+    assert log.frame["group_no"].tolist() == (np.arange(len(frame)) // 4).tolist()
+    assert not any("Mixed group sizes" in w for w in log.warnings)
+    assert rollouts.infer_convention(log.frame)[0][1] <= 1e-6
+
+
+def test_load_log_and_load_logs_read_one_file_alike():
+    data = as_bytes(repeated_prompt_log(), "csv")
+    single = load_log(io.BytesIO(data))
+    several = log_files.load_logs([("log.csv", data)])
+    pd.testing.assert_frame_equal(single.frame, several.frame)
+    assert single.grouping == several.grouping and single.roles == several.roles
+
+
+def test_a_prompt_text_changing_inside_a_block_is_only_a_note():
+    frame = repeated_prompt_log()
+    frame.loc[1, "prompt"] = "typo"  # the text disagrees, the position still decides
+    log = load_log(
+        io.BytesIO(as_bytes(frame, "csv")),
+        ColumnMap(
+            prompt="prompt", rewards=("reward",), step="step", advantage="advantage", group_size=4
+        ),
+    )
+    assert log.frame["group_no"].tolist() == (np.arange(len(frame)) // 4).tolist()
+    assert any("more than one prompt text (the first starts at row 1)" in w for w in log.warnings)

@@ -89,3 +89,32 @@ def test_verl_lone_reward_sentence():
     trace = advantage_trace([3.0], convention="verl")
     assert "passes through" in describe_group(trace, 0)
     assert math.isclose(trace.advantages[0], 3 / (1 + 1e-6))
+
+
+def test_step_values_for_nemo_rl_divide_by_the_others_std_or_skip():
+    from grpo_core.sentences import step_values
+
+    trace = advantage_trace([1.0, 0.0, 0.0, 0.0], convention="nemo-rl")
+    winner, loser = step_values(trace, 0, 0), step_values(trace, 0, 1)
+    # the winner's three siblings agree: std 0, so no division
+    assert winner["baseline"] == "0" and winner["others_std"].startswith("0, because the other 3")
+    assert winner["divided"] == "Answer 1's others have no spread, so it is not divided: A = 1."
+    # a loser's others are (1, 0, 0): mean 1/3, sample std sqrt(1/3) over K - 2 = 2
+    assert loser["baseline"] == "0.3333" and loser["others_std"] == "0.5774"
+    assert loser["divided"] == "Answer 2: -0.3333 / (0.5774 + 1e-6) = -0.5773."
+    assert winner["advantage_sum"] == "-0.732"  # 1 - 3 x 0.5774: not 0
+    pair = step_values(advantage_trace([1.0, 0.0], convention="nemo-rl"), 0, 0)
+    assert "NeMo-RL sets it to 0" in pair["others_std"] and "not divided: A = 1" in pair["divided"]
+
+
+def test_step_values_for_reinforce_pp_name_the_clip_and_the_batch_std():
+    from grpo_core.sentences import step_values
+
+    trace = advantage_trace(TWO_SCALES, convention="reinforce-pp")
+    wide = step_values(trace, 1, 1)  # centred 100 - 62.5 = 37.5, cut to 10
+    assert wide["clip_note"] == "answer 2's 37.5 is cut to 10"
+    assert wide["batch_std"] == f"{trace.batch_std:.4g}" and wide["answers"] == "8 answers"
+    narrow = step_values(trace, 0, 1)
+    assert narrow["clip_note"] == "answer 2's 0.5 lies inside ±10, so it is kept"
+    assert narrow["others_std"] == narrow["divided"] == ""  # NeMo-RL's clauses only
+    assert step_values(advantage_trace(R4), 0, 0)["clip_note"] == "no clip applies"

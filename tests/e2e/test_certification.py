@@ -65,7 +65,7 @@ def answer_right(page, quiz, variant) -> None:
     main.locator(f".st-key-ct-check-{q.id}").wait_for()
     settle(page, 100)
     if variant.drill is not None:
-        box = main.get_by_role("textbox", name=f"Your value of A_{variant.drill.ask}")
+        box = main.get_by_role("textbox", name=f"Your value of {variant.drill.name}")
         box.fill(f"{variant.drill.expected:.5f}")
     else:
         shown_at = option_order(q, quiz.seed).index(q.answer)

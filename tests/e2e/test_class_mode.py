@@ -186,7 +186,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(browser, app_url):
         assert len(rows) == 1 + 3 * 3
         assert {r[2] for r in rows[1:]} == {"<b>Ann</b>", "Bo", "Student 3"}
         group_rows = [r for r in rows[1:] if r[1] == "3"]
-        assert [float(r[6]) for r in group_rows] == pytest.approx(expected, abs=1e-4)
+        assert [float(r[7]) for r in group_rows] == pytest.approx(expected, abs=1e-4)
         for page in (lect, room, *students):
             assert_healthy(page)
     finally:

@@ -62,7 +62,7 @@ def start_session(browser, app_url):
     page.set_default_timeout(30_000)
     open_path(page, app_url, "/class?present=1")
     page.get_by_role("button", name="Start a class session").click()
-    page.get_by_text("Lecturer screen").wait_for()
+    page.get_by_role("heading", name=re.compile("^Lecturer screen")).wait_for()
     settle(page, 800)
     return context, page
 

@@ -21,7 +21,7 @@ RSS_BOUND_MB = 1024
 
 DONE = """() => document.body.innerText.includes('Read as ') || [
     ...document.querySelectorAll('[data-testid="stAlert"]')
-].some(a => !a.innerText.includes('Choose a CSV'))"""
+].some(a => !a.innerText.includes('Choose CSV'))"""
 """The page has read the upload: its summary line, or a message other than the prompt."""
 
 

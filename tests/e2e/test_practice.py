@@ -85,7 +85,7 @@ def answer_right(page, quiz, qid: str) -> None:
     elif q.kind == "numeric":
         rng = np.random.default_rng([quiz.seed, quiz.order.index(qid)])
         drill = make_drill(q.drill, rng)
-        main.get_by_role("textbox", name=f"Your value of A_{drill.ask}").fill(
+        main.get_by_role("textbox", name=f"Your value of {drill.name}").fill(
             f"{drill.expected:.5f}"
         )
         main.get_by_role("button", name="Check").click()

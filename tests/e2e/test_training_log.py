@@ -90,3 +90,92 @@ def test_a_folder_of_real_trl_files_is_read_as_one_run(app_url, page, trl_logs):
     page.get_by_text("4 · Which convention did this run use?").scroll_into_view_if_needed()
     settle(page)
     shot(page, "training_log_trl_convention")
+
+
+def upload_paths(page, paths) -> None:
+    """Choose ``paths`` in the uploader; return once the page has read them (its summary
+    line or a message) or the browser has refused one (a file chip marked in red)."""
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        [str(p) for p in paths]
+    )
+    page.wait_for_function(DONE, timeout=120_000)
+    settle(page, 500)
+
+
+DONE = """() => document.body.innerText.includes('Read as ')
+    || document.querySelector('[data-testid="stFileChipIconError"]')
+    || [...document.querySelectorAll('[data-testid="stAlert"]')]
+        .some(a => !a.innerText.includes('Choose CSV'))"""
+
+
+@pytest.mark.trainer
+def test_a_zip_of_a_real_trl_folder_is_read_as_one_run(app_url, page, trl_logs, tmp_path):
+    import zipfile
+
+    folder = trl_logs / "repeated_prompts" / "completions"
+    archive = tmp_path / "completions.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for path in sorted(folder.glob("completions_*.parquet")):
+            z.write(path, f"completions/{path.name}")
+    open_path(page, app_url, "/training-log")
+    choose_upload(page)
+    upload_paths(page, [archive])
+    assert_healthy(page)
+    body = page.inner_text("body")
+    assert "Read as PARQUET: 64 answers in 16 groups over 4 steps" in body
+    assert "K = 4" in body and "These blocks reproduce the logged advantages." in body
+    assert "This run matches trl" in body
+    assert "Mixed group sizes" not in body  # repeated prompt texts are not merged
+    shot(page, "training_log_trl_zip")
+
+
+@pytest.mark.trainer
+def test_two_runs_files_together_get_a_message(app_url, page, trl_logs):
+    paths = [
+        sorted((trl_logs / run / "completions").glob("*.parquet"))[0]
+        for run in ("defaults", "two_rewards")
+    ]
+    open_path(page, app_url, "/training-log")
+    choose_upload(page)
+    upload_paths(page, paths)
+    assert_healthy(page)
+    assert "The files do not have the same columns" in alerts(page)
+    assert page.locator("h1").first.inner_text() == "Inspect a training log"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("bomb.zip", "The files unpack to 1,024 MB; the limit is 100 MB"),
+        ("many.zip", "The .zip holds 10,000 files; at most 1,000 are read"),
+    ],
+)
+def test_a_hostile_zip_is_refused_and_the_page_stays_up(app_url, page, tmp_path, name, message):
+    from tests import hostile_files
+
+    make = {"bomb.zip": hostile_files.zip_bomb, "many.zip": hostile_files.zip_of_many}[name]
+    path = tmp_path / name
+    path.write_bytes(make())
+    open_path(page, app_url, "/training-log")
+    choose_upload(page)
+    upload_paths(page, [path])
+    assert_healthy(page)
+    assert message in alerts(page)
+    assert page.locator("h1").first.inner_text() == "Inspect a training log"
+    shot(page, f"training_log_hostile_{name.replace('.', '_')}")
+
+
+def test_a_200_mb_upload_is_refused_in_the_browser(app_url, page, tmp_path):
+    path = tmp_path / "big.csv"
+    with open(path, "wb") as f:  # sparse: 200 MB on paper, nothing written
+        f.write(b"prompt,reward\n")
+        f.truncate(200 * 2**20)
+    open_path(page, app_url, "/training-log")
+    choose_upload(page)
+    upload_paths(page, [path])
+    assert_healthy(page)
+    body = page.inner_text("body")
+    assert "File must be 100.0MB or smaller" in body  # Streamlit's, read aloud as an alert
+    assert "100 MB at most in all. A larger file is marked in red above" in alerts(page)
+    assert page.locator("h1").first.inner_text() == "Inspect a training log"
+    shot(page, "training_log_200_mb")

@@ -113,19 +113,18 @@ def test_the_csv_has_every_answer_and_guards_formulas():
     q = BANK["choice-which-rewards"]
     rnd = Round(1, RoundSpec(q.id, True, 0).encode(), False, "answer", None, 0.0)
     answers = [
-        Answer("t1", "=HYPERLINK(evil)", str(q.answer), 1_800_000_000.0),
+        Answer("t1", "=HYPERLINK(evil)", str(q.answer), 1_800_000_000.0, "certain"),
         Answer("t2", "Bob", "1", 1_800_000_001.0),
     ]
     rows = result_rows([RoundAnswers(rnd, answers)], BANK.get)
     text = results_csv(rows)
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0] == [
-        "question", "round", "student", "answer", "correct", "reward", "advantage", "time"
-    ]  # fmt: skip
-    assert table[1][:6] == [q.id, "1", "'=HYPERLINK(evil)", "A", "yes", "1"]
-    assert table[2][2:6] == ["Bob", "B", "no", "0"]
-    assert float(table[1][6]) == pytest.approx(0.7071, abs=1e-4)
-    assert table[1][7] == "2027-01-15T08:00:00+00:00"
+    assert table[0] == ["question", "round", "student", "answer", "confidence", "correct",
+                        "reward", "advantage", "time"]  # fmt: skip
+    assert table[1][:7] == [q.id, "1", "'=HYPERLINK(evil)", "A", "certain", "yes", "1"]
+    assert table[2][2:7] == ["Bob", "B", "", "no", "0"]
+    assert float(table[1][7]) == pytest.approx(0.7071, abs=1e-4)
+    assert table[1][8] == "2027-01-15T08:00:00+00:00"
 
 
 def test_the_lecturer_link_is_signed_and_a_changed_url_is_refused():
@@ -173,7 +172,7 @@ def test_the_distribution_and_the_csv_use_the_letters_the_room_saw():
     assert answer_label(q, None, "0", order) == "B"
     rnd = Round(1, RoundSpec(q.id, False, 0, "trl", order).encode(), False, "answer", None, 0.0)
     rows = result_rows([RoundAnswers(rnd, [Answer("t", "Ann", "0", 0.0)])], BANK.get)
-    assert rows[0][3] == "B" and rows[0][4] is True
+    assert rows[0][3] == "B" and rows[0][5] is True
 
 
 def test_typed_numbers_are_counted_as_at_most_ten_labelled_bars():
@@ -196,5 +195,25 @@ def test_the_csv_uses_each_rounds_own_convention():
         rows[convention] = result_rows([RoundAnswers(rnd, answers)], BANK.get)
     for convention, got in rows.items():
         expected = group_advantages([1.0, 0.0], convention=convention)
-        assert [r[6] for r in got] == pytest.approx(expected)
-    assert rows["trl"][0][6] != rows["dr-grpo"][0][6]
+        assert [r[7] for r in got] == pytest.approx(expected)
+    assert rows["trl"][0][7] != rows["dr-grpo"][0][7]
+
+
+@pytest.mark.parametrize("confidence", ["", "guessing", "fairly sure", "certain"])
+def test_a_pending_vote_keeps_its_confidence_and_reads_the_old_form(confidence):
+    from practice.class_link import PendingVote, pending_text, read_pending
+
+    vote = PendingVote(3, "sid-_x", '["a~b", "c"]', confidence)
+    assert read_pending(pending_text(vote)) == vote
+    assert read_pending("2~old-id~1") == PendingVote(2, "old-id", "1", "")
+    for junk in ("", "x~y~z", "1~id!9~0", "1~~0", None, "1~id"):
+        assert read_pending(junk) is None
+
+
+def test_a_countdown_reads_like_a_clock():
+    from practice.class_round import clock_text, time_left
+
+    assert [clock_text(x) for x in (75.2, 60, 9.01, 0.0, -3)] == ["1:16", "1:00", "0:10", "0:00",
+                                                                 "0:00"]  # fmt: skip
+    assert time_left(None, 5.0) is None and time_left(10.0, 12.0) == 0.0
+    assert time_left(10.0, 7.5) == 2.5

@@ -12,7 +12,8 @@ from practice.class_peer import MOVE_ON_FROM, RETEACH_BELOW, next_step, transiti
 
 @pytest.mark.parametrize(
     ("right", "voted", "start"),
-    [(0, 10, "0 % right: few"), (2, 10, "20 %"), (3, 10, "30 % right: the middle band"),
+    [(0, 10, "0 % right: few"), (2, 10, "20 %"), (3, 10, "30 % right: few"),
+     (4, 10, "40 % right: the middle band"),
      (6, 10, "60 %"), (7, 10, "70 % right: most got it"), (10, 10, "100 %")],
 )  # fmt: skip
 def test_the_rule_of_thumb_follows_the_share_right(right, voted, start):
@@ -48,3 +49,16 @@ def test_the_gain_is_the_share_of_possible_improvement(votes):
     else:
         assert t.gain == pytest.approx((post - pre) / (1 - pre))
         assert -pre / (1 - pre) - 1e-9 <= t.gain <= 1 + 1e-9
+
+
+def test_confidence_is_split_by_right_and_wrong():
+    from practice.class_peer import NOT_SAID, confidence_split
+
+    votes = [("certain", True), ("certain", False), ("certain", False), ("guessing", True),
+             ("", False), ("bogus", True)]  # fmt: skip
+    assert confidence_split(votes) == [
+        ("guessing", 1, 0),
+        ("certain", 1, 2),
+        (NOT_SAID, 1, 1),
+    ], "confidently wrong students stand out; levels nobody gave are left out"
+    assert confidence_split([]) == []

@@ -119,3 +119,31 @@ def test_the_other_runs_files_differ_in_columns_and_say_so(trl_logs):
         rollouts.LogError, match=r"do not have the same columns.*adds 'length_penalty'"
     ):
         log_files.load_logs(files)
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_one_file_read_by_load_log_groups_as_the_folder_reader_does(trl_logs, name):
+    run = RUNS[name]
+    for file_name, data in files_of(trl_logs, name):
+        log = rollouts.load_log(io.BytesIO(data))
+        assert log.grouping.how == BY_POSITION and log.grouping.size == run.num_generations
+        assert log.mapping.rewards == run.rewards, file_name
+        best, error = fit_log(log.frame).ranking[0]
+        assert error <= 1e-6 and base_name(best) == EXPECTED.get(name, "trl"), file_name
+
+
+def test_the_pages_gdpo_comparison_normalises_each_step_as_trl_does(trl_logs):
+    from grpo_core.log_summary import log_groups
+    from grpo_core.multi_reward import compare_aggregations
+
+    frame = log_files.load_logs(files_of(trl_logs, "gdpo")).frame
+    groups = log_groups(frame)
+    columns = [c for c in frame.columns if c.startswith("reward.")]
+    order = groups.order
+    compared = compare_aggregations(
+        frame[columns].to_numpy()[order],
+        groups.codes,
+        batch_ids=frame["step"].to_numpy()[order],
+    )
+    logged = frame["advantage"].to_numpy()[order]
+    assert abs(compared["normalise then sum"].to_numpy() - logged).max() <= 1e-6

@@ -103,3 +103,17 @@ def test_the_child_does_not_run_the_parents_main_script(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "__main__", fake)
     assert upload.isolated(pid) > 0
     assert not marker.exists()
+
+
+def parent_pid():
+    return os.getppid()
+
+
+def test_warm_starts_the_forkserver_that_the_next_parse_forks_from():
+    from multiprocessing import forkserver
+
+    upload.warm()
+    server = forkserver._forkserver._forkserver_pid
+    upload.warm()  # idempotent: the running server is kept
+    assert forkserver._forkserver._forkserver_pid == server
+    assert upload.isolated(parent_pid) == server

@@ -96,14 +96,31 @@ def ratio_heatmap(ratio, mask, rows: tuple[str, ...], *, title: str, bounds: tup
         colorscale=DIVERGING,
         zmin=-reach,
         zmax=reach,
-        colorbar={
-            "title": {"text": "ratio r", "side": "right"},
-            "tickvals": [np.log(lo), 0.0, np.log(hi)],
-            "ticktext": [f"{lo:g}", "1", f"{hi:g}"],
-        },
+        colorbar={"title": {"text": "ratio r", "side": "right"}, **_ratio_ticks(lo, hi, reach)},
         hover="r = %{customdata:.4f}",
         customdata=r,
     )
+
+
+RATIO_TICK_GAP = 0.12
+"""The least distance between two of the ratio bar's labels, as a share of the bar."""
+
+
+def _ratio_ticks(lo: float, hi: float, reach: float) -> dict:
+    """The ratio bar's labels, none closer than ``RATIO_TICK_GAP``: 1, the clip range's ends,
+    then the bar's ends (the extreme ratios), each kept where it has room. When neither end
+    of the clip range has room (a wide spread of ratios, as after a ratio typed by hand),
+    1's label names the range: "0.8–1.2"."""
+    candidates = [(0.0, "1"), (np.log(lo), f"{lo:g}"), (np.log(hi), f"{hi:g}")]
+    candidates += [(-reach, f"{np.exp(-reach):.2g}"), (reach, f"{np.exp(reach):.2g}")]
+    ticks: list[tuple[float, str]] = []
+    for value, text in candidates:
+        if all(abs(value - v) >= RATIO_TICK_GAP * 2 * reach for v, _ in ticks):
+            ticks.append((float(value), text))
+    if len(ticks) < 2 or all(text != f"{lo:g}" and text != f"{hi:g}" for _, text in ticks):
+        ticks[0] = (0.0, f"{lo:g}–{hi:g}" if lo < 1 or hi > 1 else "1")
+    ticks.sort()
+    return {"tickvals": [v for v, _ in ticks], "ticktext": [text for _, text in ticks]}
 
 
 @cached_figure

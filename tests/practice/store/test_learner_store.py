@@ -13,13 +13,13 @@ from practice.flags import Flag
 from practice.flags import flag as make_flag
 from practice.store.base import (
     MAX_CARD_CHARS,
-    MAX_FLAGS,
     Attempt,
     TextRefused,
     UnknownLearner,
     is_learner_key,
     new_learner_key,
 )
+from practice.store.flag_store import MAX_FLAGS
 from practice.store.learner_json import (
     FORMAT,
     MAX_IMPORT_ATTEMPTS,
