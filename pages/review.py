@@ -62,6 +62,10 @@ with st.expander("How the suggested rating is chosen"):
 st.header("2 · Mastery per topic")
 rp.mastery(attempts)
 
-# 3 · Your data ---------------------------------------------------------------------------------
-st.header("3 · Your data")
+# 3 · Points you flagged ------------------------------------------------------------------------
+st.header("3 · Points you flagged")
+rp.flags(key)
+
+# 4 · Your data ---------------------------------------------------------------------------------
+st.header("4 · Your data")
 rp.your_data(key)

@@ -154,7 +154,8 @@ def _question(raw: object, number: int) -> Question:
 
 
 def _key_points(item: _Item) -> tuple[KeyPoint, ...]:
-    """The [[question.points]] of a follow-up: text, needs, or_needs, within."""
+    """The [[question.points]] of a follow-up: text, needs, or_needs, within, actor,
+    rivals, or_actor, negated, unless."""
     points = []
     for i, table in enumerate(item.table_list("points")):
         where = f"points[{i}]."
@@ -180,11 +181,17 @@ def _key_points(item: _Item) -> tuple[KeyPoint, ...]:
         if within not in WITHIN:
             item.fail(where + "within", f"must be one of {', '.join(WITHIN)}.")
         text = item.text(table, "text", where)
-        points.append(KeyPoint(text, needs, or_needs, within, actor, rivals, negated, or_actor))
+        unless = _phrasings(item, table, "unless", where)
+        points.append(
+            KeyPoint(text, needs, or_needs, within, actor, rivals, negated, or_actor, unless)
+        )
     return tuple(points)
 
 
-_POINT_FIELDS = ("text", "needs", "or_needs", "within", "actor", "rivals", "or_actor", "negated")
+_POINT_FIELDS = (
+    *("text", "needs", "or_needs", "within", "actor", "rivals", "or_actor", "negated"),
+    "unless",
+)
 
 
 def _phrasings(item: _Item, table: Mapping, key: str, where: str) -> tuple[str, ...]:

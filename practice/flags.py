@@ -1,19 +1,28 @@
 """ "I made this point": a learner's disagreement with the follow-up grader, kept for review.
 
 A flag says the learner believes their answer makes a key point the grader did not credit.
-It is shown beside the point and exported (``export_flags``) as labelled answers for the
-next round of the follow-up evaluation (``tests/practice/followup_eval``); it never changes
-a score or a certificate: nothing that scores reads it.
+It is stored with the learner's progress (``LearnerStore.set_flag``, both backends), shown
+beside the point and on the Review page, and exported (``export_flags``) in the follow-up
+evaluation's own format (``tests/practice/followup_eval``: TOML ``[[answer]]`` records) for
+the next round of labelling; it never changes a score or a certificate: nothing that scores
+reads it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 MAX_FLAGGED_CHARS = 4000
 """The answer text kept with a flag (the follow-up grader reads no more)."""
+MAX_POINTS = 20
+"""No follow-up has more key points than this; a flag naming a higher one is refused."""
+MAX_QUESTION_CHARS = 40
+"""A bank id is at most 40 characters."""
+EXPORT_CATEGORY = "flagged"
+"""The category of an exported flag in the evaluation format (not one a writer intended)."""
 
 
 @dataclass(frozen=True)
@@ -41,17 +50,85 @@ def flag(question: str, text: str, hits: Iterable[bool], flagged: Iterable[int])
     return Flag(question, text[:MAX_FLAGGED_CHARS], chosen, credited)
 
 
+def flag_id(f: Flag) -> str:
+    """The flag's id in a learner's store: the same question and answer text are one flag
+    (flagging again replaces it). 24 hex digits of SHA-256."""
+    return hashlib.sha256(f"{f.question}\0{f.text}".encode()).hexdigest()[:24]
+
+
+def _points(value) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= MAX_POINTS for p in value
+    ):
+        raise ValueError(f"a flag's points must be whole numbers from 1 to {MAX_POINTS}.")
+    return tuple(sorted(set(value)))
+
+
+def checked(f) -> Flag:
+    """``f`` if every field is in bounds (a question id, text, points); ValueError otherwise."""
+    if not isinstance(f, Flag):
+        raise ValueError("expected a Flag.")
+    if not isinstance(f.question, str) or not 0 < len(f.question) <= MAX_QUESTION_CHARS:
+        raise ValueError(f"a flag's question id must be 1 to {MAX_QUESTION_CHARS} characters.")
+    if not isinstance(f.text, str) or len(f.text) > MAX_FLAGGED_CHARS:
+        raise ValueError(f"a flagged answer is at most {MAX_FLAGGED_CHARS} characters.")
+    flagged, credited = _points(f.flagged), _points(f.credited)
+    if set(flagged) & set(credited):
+        raise ValueError("a credited point cannot also be flagged.")
+    return Flag(f.question, f.text, flagged, credited)
+
+
+def to_json(f: Flag) -> str:
+    """The flag as the JSON text both store backends keep."""
+    return json.dumps(asdict(checked(f)), ensure_ascii=False, sort_keys=True)
+
+
+def from_json(text: str) -> Flag:
+    """The flag a store kept (``to_json``); ValueError for anything else."""
+    try:
+        raw = json.loads(text)
+        made = Flag(raw["question"], raw["text"], tuple(raw["flagged"]), tuple(raw["credited"]))
+    except (ValueError, TypeError, KeyError) as err:
+        raise ValueError("not a stored flag.") from err
+    return checked(made)
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (control characters escaped, never a surrogate)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def export_flags(flags: Iterable[Flag]) -> str:
-    """The flags as JSON lines, one answer each, in the evaluation set's words: question,
-    text, ``points_flagged`` and ``points_credited`` (to be labelled by a person)."""
-    rows = (
-        {
-            "question": f.question,
-            "text": f.text,
-            "points_flagged": list(f.flagged),
-            "points_credited": list(f.credited),
-        }
-        for f in flags
-        if f.flagged
+    """The flagged answers in the follow-up evaluation's format: one ``[[answer]]`` each
+    with ``question``, ``category = "flagged"``, ``points`` (what the learner claims: the
+    credited and the flagged points, for a person to check before it joins a set),
+    ``credited`` and ``flagged`` and the ``text``. Answers with nothing flagged are left out."""
+    records = []
+    for f in flags:
+        if not f.flagged:
+            continue
+        claimed = sorted(set(f.credited) | set(f.flagged))
+        records.append(
+            "[[answer]]\n"
+            f"question = {_toml_string(f.question)}\n"
+            f'category = "{EXPORT_CATEGORY}"\n'
+            f"points = {claimed}\n"
+            f"credited = {list(f.credited)}\n"
+            f"flagged = {list(f.flagged)}\n"
+            f"text = {_toml_string(f.text)}\n"
+        )
+    head = (
+        "# Learners' flags (\"I made this point\"), in the follow-up evaluation's format.\n"
+        "# points = what the learner claims; a person labels each answer before it joins a set.\n"
     )
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    return head + "\n".join(records) if records else ""

@@ -18,12 +18,14 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   ``negated = true`` the last group must be negated instead, or follow a verb of leaving
   out ("skips", "drops", "omits"): the point is a denial ("RLOO does *not* divide by the
   std");
-- the direction holds: with ``actor``, the nearest actor or rival named before the first
-  group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
+- the direction holds: with ``actor``, the nearest actor or rival named before (or at)
+  each group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
   ``or_actor`` names who ``or_needs`` is about when that is another actor (the point's
   other half: "numpy defaults to ddof 0, torch to ddof 1");
 - each group's phrasing is its own words (two groups never share a word);
+- the scope does not state the point's contrary: a phrasing of ``unless`` (a swapped
+  relation, "the batch mean" for "centring stays per group"), not negated, voids it there;
 - the phrasings are related, not listed: a sentence that is a list (short comma-separated
   items, or words with no function word between them) earns nothing, and neither do
   phrasings separated only by list glue (", ", "and", "/", ...).
@@ -53,6 +55,8 @@ WITHIN = ("sentence", "clause")
 
 PAIR_WORDS = 2
 """Two adjacent sentences are read as one only when each has at least this many words."""
+HEAD_WORDS = 3
+"""A colon after at most this many words labels what follows ("std: whole batch")."""
 GAP_WORDS = 4
 """How many words ``..`` in a phrasing stands for, at most."""
 
@@ -60,8 +64,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORECASE)
 _CLAUSE_SPLIT = re.compile(
-    r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which)\b"
+    r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
 )
+_FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
+"""Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
 _STRONG_NEGATORS = re.compile(
     r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
 )
@@ -168,9 +174,16 @@ def sentences(answer: str) -> list[str]:
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:
-    """(start, end) of each clause of a normalised sentence."""
+    """(start, end) of each clause of a normalised sentence. A colon after a head of at
+    most ``HEAD_WORDS`` words ("mean: still per group", a note's label) does not end one,
+    nor do the parentheses of a formula ("(r-mean_g)/std_batch")."""
     bounds, start = [], 0
+    formula = {i for m in _FORMULA_PARENS.finditer(sentence) for i in (m.start(), m.end() - 1)}
     for m in _CLAUSE_SPLIT.finditer(sentence):
+        if m.group(0) == ":" and len(sentence[start : m.start()].split()) <= HEAD_WORDS:
+            continue
+        if m.start() in formula:  # "(r-mean_g)" is a term of a formula, not an aside
+            continue
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(sentence)))
@@ -199,7 +212,8 @@ def is_list(sentence: str) -> bool:
     anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more items, also
     cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
     ten or more words, under 15 % of them function words ("the", "is", "by", ...); or three
-    to nine words without one. Parenthesised asides are left out.
+    to nine words without one (not an equation: "A = (r - mean_g)/std_batch" relates its
+    terms). Parenthesised asides are left out.
     """
     if not isinstance(sentence, str):
         raise ValueError(f"expected text, got {type(sentence).__name__}.")
@@ -213,6 +227,8 @@ def is_list(sentence: str) -> bool:
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
     if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
+    if "=" in bare:
+        return False  # an equation relates its terms itself, function words or not
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
         return function < _FUNCTION_SHARE * len(words)
@@ -277,13 +293,13 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 
 def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: int) -> bool:
     """Whether the nearest actor or rival (``actors``: both, phrasings) named before
-    ``start`` is an actor, or none is named."""
+    ``start``, or at it (the phrasing names the actor itself), is an actor, or none is."""
     actor, rivals = actors
     if not actor:
         return True
     named = [(s, True) for p in actor for s in find(p, toks)]
     named += [(s, False) for p in rivals for s in find(p, toks)]
-    before = [(span[1], is_actor) for span, is_actor in named if span[1] <= start]
+    before = [(span[0], is_actor) for span, is_actor in named if span[0] <= start]
     return max(before)[1] if before else True
 
 
@@ -317,16 +333,27 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
                     sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
                 )
                 == (point.negated and g == last)
-                and (g > 0 or _bound_right(actors, toks, s[0]))
+                and _bound_right(actors, toks, s[0])
             ]
             apart = [s for s in ok if not any(s[0] < b and a < s[1] for a, b in chosen)]
             if not apart:
                 break
             chosen.append(apart[0])
         else:
-            if not _glue_only(sentence, chosen):
+            if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
+
+
+def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> bool:
+    """Whether ``scope`` states the point's contrary (a phrasing of ``unless``, not negated)."""
+    clauses = _clauses(sentence)
+    for phrase in point.unless:
+        for span in find(phrase, toks):
+            inside = scope[0] <= span[0] and span[1] <= scope[1]
+            if inside and not _negated(sentence, _clause_of(clauses, span[0]), span, [span]):
+                return True
+    return False
 
 
 def _scopes(answer_sentences: list[str], pairs: bool):

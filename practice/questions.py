@@ -137,6 +137,9 @@ class KeyPoint:
     or_actor: tuple[str, ...] = ()
     """Who ``or_needs`` is about, when another actor than ``actor`` (the other half of a
     point like "numpy defaults to ddof 0, torch to ddof 1"); the rest are its rivals."""
+    unless: tuple[str, ...] = ()
+    """Phrasings of the point's contrary (a swapped relation: "the batch mean" for "centring
+    stays per group"): one of them, not negated, where the point is found voids it there."""
 
 
 @dataclass(frozen=True)

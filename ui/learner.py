@@ -19,11 +19,11 @@ from practice.review import due_today
 from practice.store.base import StoreRefusal, StoreUnavailable, is_learner_key
 from ui.class_store import class_store
 from ui.quiz_widgets import bank_ids
-from ui.state import LEARNER_PARAM
+from ui.state import LEARNER_PARAM, LEARNER_SESSION_KEY
 from ui.store_guard import StoreFailed
 
 """The URL parameter of the learner key; never part of a share link."""
-SESSION_KEY = "learner.key"
+SESSION_KEY = LEARNER_SESSION_KEY
 DELETED_KEY = "learner.deleted"
 """Set after "delete my data": the page offers a fresh start instead of making a key."""
 

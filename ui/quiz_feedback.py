@@ -18,6 +18,9 @@ from practice.flags import Flag, export_flags
 from practice.flags import flag as make_flag
 from practice.grading import FollowupResult, NumericResult, Result, without_verdict
 from practice.questions import Question
+from practice.store.base import StoreRefusal
+from ui.class_store import class_store
+from ui.state import LEARNER_SESSION_KEY
 from ui.text import markdown_safe
 
 
@@ -177,9 +180,14 @@ def followup_review(question: Question, attempt: Attempt, prefix: str) -> None:
         st.markdown(f":gray[:material/cancel:] Missed: {cite(point.text)}")
         if st.checkbox("I made this point", key=f"{prefix}.flag.{question.id}.{i}"):
             flagged.append(i + 1)
+            where = (
+                "with your progress (Review page lists it)"
+                if st.session_state.get(LEARNER_SESSION_KEY)
+                else "for this session (open Review for a learner link to keep it)"
+            )
             st.caption(
-                ":orange[:material/flag: Flagged: kept for the grader's next review. It does "
-                "not count toward your score or a certificate.]"
+                f":orange[:material/flag: Flagged: kept {where} for the grader's next "
+                "review. It does not count toward your score or a certificate.]"
             )
     keep_flag(prefix, make_flag(question.id, attempt.typed[0], result.hits, flagged))
     if flagged:
@@ -191,12 +199,20 @@ def followup_review(question: Question, attempt: Attempt, prefix: str) -> None:
 
 
 def keep_flag(prefix: str, made: Flag) -> None:
-    """Remember this answer's flag for the session (dropped when nothing is flagged)."""
+    """Remember this answer's flag for the session (dropped when nothing is flagged) and,
+    when it changed and the reader has a learner key, in the store with their progress."""
     kept = st.session_state.setdefault(FLAGS, {})
+    before = kept.get((prefix, made.question))
     if made.flagged:
         kept[(prefix, made.question)] = made
     else:
         kept.pop((prefix, made.question), None)
+    key = st.session_state.get(LEARNER_SESSION_KEY)
+    if key and made != before and (made.flagged or before is not None):
+        try:
+            class_store().set_flag(key, made)
+        except StoreRefusal as err:
+            st.warning(f"Your flag is kept for this session only: {err}")
 
 
 def flags_export(key: str) -> None:
@@ -205,10 +221,10 @@ def flags_export(key: str) -> None:
     if not kept:
         return
     st.download_button(
-        f"Export my flags ({len(kept)} answers so far, JSON)",
+        f"Export my flags ({len(kept)} answer{'' if len(kept) == 1 else 's'} so far, TOML)",
         export_flags(kept),
-        file_name="grpo-followup-flags.jsonl",
-        mime="application/json",
+        file_name="grpo-followup-flags.toml",
+        mime="application/toml",
         key=key,
         on_click="ignore",
         help="Your answers and the points you say they make, for whoever improves the grader.",

@@ -4,8 +4,9 @@ Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` un
 ``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
 ``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
 ``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
-``review.fresh``. The attempt is recorded (``practice.review.record_attempt``) when the
-learner saves its rating, so an overridden rating is the one FSRS sees.
+``review.fresh``, ``review.flags_export``, ``review.fit``. The attempt is recorded
+(``practice.review.record_attempt``) when the learner saves its rating, so an overridden
+rating is the one FSRS sees.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from practice import review
+from content.citations import cite
+from practice import review, review_fit
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
+from practice.flags import export_flags
 from practice.mastery import recall_by_day, teaching_pages, topics_of, weakest_topics
 from practice.questions import TOPICS, Question
 from practice.store.base import Attempt, StoreRefusal
@@ -219,7 +222,71 @@ def mastery(attempts: list[Attempt]) -> None:
         nav.link(pages[t.topic], f"{TOPICS[t.topic]}: {t.recall:.0%} of {t.answered} recalled")
 
 
+# --- flags ----------------------------------------------------------------------------------
+
+
+def flags(key: str) -> None:
+    """The answers the learner flagged ("I made this point"), and their export."""
+    kept = class_store().flags(key)
+    if not kept:
+        st.caption(
+            "None yet. In a quiz's end review or the interview drill, tick \"I made this "
+            'point" on a key point the grader missed: it is kept here.'
+        )
+        return
+    st.caption(
+        "The key points you say your answers make and the grader did not credit. They never "
+        "change a score, a card's schedule or a certificate; exported, they help the next "
+        "round of the grader's evaluation."
+    )
+    questions = {q.id: q for q in qw.bank()}
+    for n, f in enumerate(kept):
+        question = questions.get(f.question)
+        with st.container(border=True, key=f"review.flag.{n}"):
+            st.markdown(question.prompt if question else "A question no longer in the bank.")
+            for p in f.flagged:
+                if question and p <= len(question.key_points):
+                    st.markdown(f":orange[:material/flag:] {cite(question.key_points[p - 1].text)}")
+            st.caption("Your answer:")
+            st.text(f.text)
+    st.download_button(
+        f"Export my flags ({len(kept)} answer{'' if len(kept) == 1 else 's'}, TOML)",
+        export_flags(kept),
+        file_name="grpo-followup-flags.toml",
+        mime="application/toml",
+        key="review.flags_export",
+        on_click="ignore",
+    )
+
+
 # --- the learner's data --------------------------------------------------------------------
+
+_FIT = "review.fit_result"
+"""(number of attempts fitted on, ``review_fit.Fit``) of the last fit in this session."""
+
+
+def _fit(attempts: list[Attempt]) -> None:
+    with st.spinner("Fitting your FSRS parameters (this can take a minute)…"):
+        st.session_state[_FIT] = (len(attempts), review_fit.fit_parameters(attempts))
+
+
+def fsrs_fit(attempts: list[Attempt]) -> None:
+    """The learner's own FSRS parameters: fitted on request when PyTorch is here and enough
+    reviews exist; otherwise why not, in plain words."""
+    st.markdown("**Your own FSRS parameters**")
+    reviews = review_fit.countable_reviews(attempts)
+    if not review_fit.optimizer_available() or reviews < review_fit.MIN_REVIEWS:
+        st.caption(review_fit.fit_parameters(attempts).message)  # says why, fits nothing
+        return
+    if st.button("Fit my FSRS parameters", key="review.fit"):
+        _fit(attempts)
+    done = st.session_state.get(_FIT)
+    if done is None or done[0] != len(attempts):
+        st.caption(f"{reviews} reviews to learn from: enough for fsrs's optimizer.")
+        return
+    fit = done[1]
+    st.caption(f"{fit.message} Paste them into Anki (Deck options → FSRS → parameters):")
+    st.code(", ".join(f"{p:.4f}" for p in fit.parameters), language=None, wrap_lines=True)
 
 
 def uploaded():
@@ -279,10 +346,9 @@ def your_data(key: str) -> None:
     )
     st.caption(
         "The Anki deck carries your review history (Anki's revlog) and each card's schedule, "
-        "so Anki picks up where you are. Your own FSRS parameters are not fitted here: the "
-        "`fsrs` optimiser needs PyTorch (a 190 MB download), too heavy for this app. Anki "
-        "fits them from the same history: Deck options → FSRS → Optimize."
+        "so Anki picks up where you are."
     )
+    fsrs_fit(store.attempts(key))
     st.file_uploader(
         "Import progress (a JSON export)",
         type=["json"],

@@ -44,6 +44,8 @@ GUIDE_SECTION_PARAM = "s"
 CRITIC_GROUP_PARAM = "cr.g"
 CERTIFICATE_PARAM = "id"
 LEARNER_PARAM = "learner"
+LEARNER_SESSION_KEY = "learner.key"
+"""Session state: the learner key in use (``ui.learner``), kept out of every share link."""
 PRIVATE_PARAMS = frozenset({QUIZ_PROGRESS_PARAM, LEARNER_PARAM, *CLASS_PRIVATE_PARAMS})
 """URL parameters that belong to the reader, not to the view: the quiz's progress ``p``,
 the learner key ``learner``, and class mode's lecturer link, student token and unsent vote.

@@ -354,7 +354,8 @@ class QuizStore(Protocol):
 
 
 class Store(ClassStore, LearnerStore, QuizStore, Protocol):
-    """What ``practice.store.open_store`` returns: the three protocols, on one backend."""
+    """What ``practice.store.open_store`` returns: the three protocols, on one backend
+    (and a learner's flags, ``practice.store.flag_store.FlagStore``)."""
 
 
 def new_learner_key() -> str:

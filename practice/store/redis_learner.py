@@ -2,8 +2,10 @@
 
 Keys, none with a TTL (so Redis must persist them: ``appendonly yes``):
 ``grpo:learner:<key>`` (hash: created), ``grpo:learner:<key>:attempts`` (list of
-attempts as JSON, oldest first) and ``grpo:learner:<key>:cards`` (hash question id ->
-card state as JSON). Writes that touch several keys run in a MULTI/EXEC transaction.
+attempts as JSON, oldest first), ``grpo:learner:<key>:cards`` (hash question id ->
+card state as JSON) and ``grpo:learner:<key>:flags`` (hash flag id -> "I made this point"
+flag as JSON, with ``:flag_order``, a list of flag ids, oldest first). Writes that touch
+several keys run in a MULTI/EXEC transaction.
 """
 
 from __future__ import annotations
@@ -12,20 +14,29 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 
+from practice.flags import Flag, flag_id, from_json
 from practice.store.base import (
     Attempt,
+    TextRefused,
     UnknownLearner,
     card_text,
     check_attempt,
     is_learner_key,
     new_learner_key,
 )
+from practice.store.flag_store import MAX_FLAGS, flag_text
 
 
 def learner_keys(key: str) -> tuple[str, str, str]:
     """The learner's record, attempts and cards keys."""
     root = f"grpo:learner:{key}"
     return root, f"{root}:attempts", f"{root}:cards"
+
+
+def flag_keys(key: str) -> tuple[str, str]:
+    """The learner's flags hash and flag order list keys."""
+    root = f"grpo:learner:{key}"
+    return f"{root}:flags", f"{root}:flag_order"
 
 
 class LearnerRedis:
@@ -78,6 +89,32 @@ class LearnerRedis:
                 p.hset(cards_key, mapping=states)
             p.execute()
 
+    def set_flag(self, key: str, flag: Flag) -> None:
+        text, fid = flag_text(flag), flag_id(flag)
+        self._learner(key)
+        stored, order = flag_keys(key)
+        if not flag.flagged:
+            with self.r.pipeline(transaction=True) as p:
+                p.hdel(stored, fid)
+                p.lrem(order, 0, fid)
+                p.execute()
+            return
+        new = not self.r.hexists(stored, fid)
+        if new and self.r.hlen(stored) >= MAX_FLAGS:
+            raise TextRefused(f"At most {MAX_FLAGS} flagged answers are kept.")
+        with self.r.pipeline(transaction=True) as p:
+            if new:  # a flag keeps its place when changed (as SQLite's rowid)
+                p.lrem(order, 0, fid)
+                p.rpush(order, fid)
+            p.hset(stored, fid, text)
+            p.execute()
+
+    def flags(self, key: str) -> list[Flag]:
+        self._learner(key)
+        stored, order = flag_keys(key)
+        texts = self.r.hgetall(stored)
+        return [from_json(texts[fid]) for fid in self.r.lrange(order, 0, -1) if fid in texts]
+
     def delete_learner(self, key: str) -> None:
         if is_learner_key(key):
-            self.r.delete(*learner_keys(key))
+            self.r.delete(*learner_keys(key), *flag_keys(key))

@@ -1,8 +1,9 @@
 """Learner progress in the embedded SQLite store (``LearnerStore``; mixed into ``SQLiteStore``).
 
-Three tables keyed by the learner key, none with an expiry: ``learners`` (key, created),
-``learner_attempts`` (one row an attempt, ``seq`` keeps their order) and
-``learner_cards`` (one FSRS card state, as JSON text, per learner and question id).
+Four tables keyed by the learner key, none with an expiry: ``learners`` (key, created),
+``learner_attempts`` (one row an attempt, ``seq`` keeps their order),
+``learner_cards`` (one FSRS card state, as JSON text, per learner and question id) and
+``learner_flags`` (one "I made this point" flag, as JSON text, per learner and answer).
 """
 
 from __future__ import annotations
@@ -10,14 +11,17 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from practice.flags import Flag, flag_id, from_json
 from practice.store.base import (
     Attempt,
+    TextRefused,
     UnknownLearner,
     card_text,
     check_attempt,
     is_learner_key,
     new_learner_key,
 )
+from practice.store.flag_store import MAX_FLAGS, flag_text
 
 LEARNER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS learners (key TEXT PRIMARY KEY, created REAL NOT NULL);
@@ -29,8 +33,11 @@ CREATE INDEX IF NOT EXISTS learner_attempts_key ON learner_attempts (key, seq);
 CREATE TABLE IF NOT EXISTS learner_cards (
     key TEXT NOT NULL, question_id TEXT NOT NULL, state TEXT NOT NULL,
     PRIMARY KEY (key, question_id));
+CREATE TABLE IF NOT EXISTS learner_flags (
+    key TEXT NOT NULL, flag_id TEXT NOT NULL, state TEXT NOT NULL,
+    PRIMARY KEY (key, flag_id));
 """
-LEARNER_TABLES = ("learners", "learner_attempts", "learner_cards")
+LEARNER_TABLES = ("learners", "learner_attempts", "learner_cards", "learner_flags")
 
 
 class LearnerSQLite:
@@ -112,6 +119,32 @@ class LearnerSQLite:
                 "INSERT INTO learner_cards VALUES (?, ?, ?)",
                 [(key, qid, text) for qid, text in texts.items()],
             )
+
+    def set_flag(self, key: str, flag: Flag) -> None:
+        text, fid = flag_text(flag), flag_id(flag)
+        with self._write() as db:
+            self._learner(db, key)
+            if not flag.flagged:
+                db.execute("DELETE FROM learner_flags WHERE key = ? AND flag_id = ?", (key, fid))
+                return
+            count = db.execute(
+                "SELECT COUNT(*) FROM learner_flags WHERE key = ? AND flag_id != ?", (key, fid)
+            ).fetchone()[0]
+            if count >= MAX_FLAGS:
+                raise TextRefused(f"At most {MAX_FLAGS} flagged answers are kept.")
+            db.execute(
+                "INSERT INTO learner_flags VALUES (?, ?, ?) "
+                "ON CONFLICT (key, flag_id) DO UPDATE SET state = excluded.state",
+                (key, fid, text),
+            )
+
+    def flags(self, key: str) -> list[Flag]:
+        db = self._db()
+        self._learner(db, key)
+        rows = db.execute(
+            "SELECT state FROM learner_flags WHERE key = ? ORDER BY rowid", (key,)
+        ).fetchall()
+        return [from_json(state) for (state,) in rows]
 
     def delete_learner(self, key: str) -> None:
         if not is_learner_key(key):

@@ -1,10 +1,11 @@
 """The quiz's end review of a follow-up: its partial credit (points made with the words
 that earned them, points missed, the learner's own answer), and "I made this point" flags
-that are shown and exported but never change the score."""
+that are shown, stored with a learner's progress, listed on Review and exported in the
+evaluation's format, but never change the score."""
 
 from __future__ import annotations
 
-import json
+import tomllib
 
 import pytest
 
@@ -34,8 +35,9 @@ def store(tmp_path, monkeypatch):
     return open_store(url)
 
 
-def at_the_end_with_a_partial_followup(store):
-    """A full quiz, every question answered right but QID (asked last), answered PARTIAL."""
+def at_the_end_with_a_partial_followup(store, state=None):
+    """A full quiz, every question answered right but QID (asked last), answered PARTIAL
+    (``state``: session state to start with, such as a learner key)."""
     order = start_quiz(IDS, 7).order
     quiz_id = store.create_quiz(7, order)
     for q in order:
@@ -43,7 +45,8 @@ def at_the_end_with_a_partial_followup(store):
             store.answer_quiz(quiz_id, q, 1)
     s = store.quiz(quiz_id)
     quiz = stored_quiz(IDS, quiz_id, 7, s.question_ids, s.answers)
-    at = open_page(QUIZ, query={"p": sign_progress(encode_progress(quiz), secret=SECRET)})
+    link = sign_progress(encode_progress(quiz), secret=SECRET)
+    at = open_page(QUIZ, query={"p": link}, state=state)
     assert at.session_state["qz.current"] == QID
     at.text_area(key=f"qz.text.{QID}").set_value(PARTIAL)
     at.button(key=f"qz.check.{QID}").click().run()
@@ -81,13 +84,42 @@ def test_a_flag_is_shown_and_exported_but_never_scores(store):
     assert (flag.question, flag.flagged, flag.credited) == (QID, (3,), (1, 2))
     from practice.flags import export_flags
 
-    row = json.loads(export_flags(flags.values()))
+    (row,) = tomllib.loads(export_flags(flags.values()))["answer"]
     assert row == {
         "question": QID,
+        "category": "flagged",
+        "points": [1, 2, 3],
+        "credited": [1, 2],
+        "flagged": [3],
         "text": PARTIAL,
-        "points_flagged": [3],
-        "points_credited": [1, 2],
     }
+    assert any("for this session" in c for c in texts(at, "caption")), "no learner key"
     assert [b for b in at.get("download_button") if "flags" in b.proto.label]
     at.checkbox(key=f"qz.flag.{QID}.2").uncheck().run()
     assert not at.session_state["followup.flags"]
+
+
+def test_a_learners_flag_is_stored_listed_on_review_and_never_scores(store):
+    key = store.create_learner()
+    at = at_the_end_with_a_partial_followup(store, state={"learner.key": key})
+    attempts = store.attempts(key)
+    at.checkbox(key=f"qz.flag.{QID}.3").check().run()
+    assert not at.exception, at.exception
+    assert any("with your progress" in c for c in texts(at, "caption"))
+    (stored,) = store.flags(key)
+    assert (stored.question, stored.flagged, stored.credited) == (QID, (4,), (1, 2))
+    assert store.attempts(key) == attempts, "a flag records no attempt and changes no score"
+    assert at.session_state["qz.state"].answers[QID] == 0.5
+
+    review = open_page("pages/review.py", query={"learner": key})
+    assert not review.exception, review.exception
+    assert "3 · Points you flagged" in texts(review, "header")
+    assert PARTIAL in texts(review, "text"), "the flagged answer, shown back"
+    flagged_point = next(q for q in BANK if q.id == QID).key_points[3].text
+    assert any(flagged_point in m for m in texts(review, "markdown"))
+    assert len([b for b in review.get("download_button") if "flags" in b.proto.label]) == 1
+
+    at.checkbox(key=f"qz.flag.{QID}.3").uncheck().run()
+    assert store.flags(key) == []
+    review = open_page("pages/review.py", query={"learner": key})
+    assert any(c.startswith("None yet") for c in texts(review, "caption"))

@@ -664,6 +664,12 @@ def test_interview_answers_go_to_spaced_review_with_a_learner_key(store):
     ]
     assert attempts[0].score == 1.0 and attempts[1].score < 0.5 and attempts[1].rating == 1
     assert set(store.cards(key)) == {first, second}
+    missed = at.session_state["iv.graded"][second].followup.hits.index(False)
+    at.checkbox(key=f"iv.flag.{second}.{missed}").check().run()  # in the summary
+    assert not at.exception, at.exception
+    (flag,) = store.flags(key)
+    assert (flag.question, flag.flagged) == (second, (missed + 1,))
+    assert store.attempts(key) == attempts, "a flag scores nothing and records no attempt"
 
 
 def test_a_policy_loss_drill_asks_for_its_own_quantity_and_names_the_aggregation_mistake():

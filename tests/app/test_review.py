@@ -216,3 +216,36 @@ def test_an_unanswered_choice_card_says_so(store, kind):
     at.button(key=f"review.check.{question.id}").click().run()
     assert not at.exception, at.exception
     assert at.warning or at.error
+
+
+def test_without_pytorch_the_page_says_why_no_fsrs_parameters_are_fitted(store, monkeypatch):
+    from practice import review_fit
+
+    monkeypatch.setattr(review_fit, "optimizer_available", lambda: False)
+    key = with_a_mistake(store)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    assert "needs PyTorch" in captions(at) and "Deck options → FSRS → Optimize" in captions(at)
+    assert not [b for b in at.button if b.key == "review.fit"]
+
+
+def test_few_reviews_say_how_many_more_the_optimizer_needs(store):
+    at = open_page(PAGE, query={LEARNER_PARAM: with_a_mistake(store)})
+    assert "0 of the 512 reviews FSRS's optimizer needs" in captions(at)
+
+
+@pytest.mark.skipif(
+    __import__("importlib").util.find_spec("torch") is None, reason="needs PyTorch (model extra)"
+)
+def test_with_enough_reviews_the_learner_fits_their_fsrs_parameters(store):
+    from tests.practice.test_review_fit import history
+
+    key = store.create_learner()
+    store.replace_progress(key, history(80), {})
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert "reviews to learn from: enough for fsrs's optimizer" in captions(at)
+    at.button(key="review.fit").click().run(timeout=240)
+    assert not at.exception, at.exception
+    assert "Fitted on your" in captions(at)
+    (code,) = [c.value for c in at.code if c.value.count(",") == 20]
+    assert len([float(p) for p in code.split(",")]) == 21

@@ -1,7 +1,8 @@
 """In a real browser: the self-quizzer's loop. A learner link brought back by pasting it
 (with the line break a chat adds) in a fresh browser, its QR code decoding to that link;
 hostile input on a Review card; the quiz's end review with a follow-up's partial credit
-and an "I made this point" flag; the walkthrough's Next after the step on a phone.
+and an "I made this point" flag, then listed on Review and exported; the walkthrough's
+Next after the step on a phone.
 Screenshots at 390 and 1440 px: artifacts/screenshots/loop_*."""
 
 from __future__ import annotations
@@ -99,8 +100,10 @@ PARTIAL = (
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1440"])
 def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, browser, viewport):
+    """With a learner link open, the flag is kept with the progress and listed on Review."""
     context, page = new_page(browser, viewport)
-    open_path(page, app_url, "/quiz")
+    key = start_a_key(page, app_url)
+    open_path(page, app_url, f"/quiz?learner={key}")
     main = page.locator('[data-testid="stMain"]')
     main.locator('[data-testid="stExpander"] summary', has_text="New practice quiz").first.click()
     kinds = main.locator('[data-testid="stMultiSelect"]').filter(has_text="Kinds")
@@ -140,10 +143,22 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, browser, 
     flag = main.get_by_text("I made this point").first
     flag.scroll_into_view_if_needed()
     flag.click()
-    main.get_by_text(re.compile("Flagged: kept for the grader")).wait_for()
+    main.get_by_text(re.compile("Flagged: kept with your progress")).wait_for()
     settle(page)
     main.get_by_text("2 of 4 key points made").scroll_into_view_if_needed()
     shot(page, f"loop_quiz_end_review_{viewport['width']}")
+    open_path(page, app_url, f"/review?learner={key}")
+    flags = main.get_by_role("heading", name="3 · Points you flagged")
+    flags.scroll_into_view_if_needed()
+    assert_healthy(page)
+    answers = main.get_by_text(re.compile(r"^(I would look it up\.|Without the division)"))
+    assert answers.count() >= 1, "the flagged answer, shown back"
+    export = main.get_by_role("button", name=re.compile(r"Export my flags \(1 answer,"))
+    with page.expect_download() as download:
+        export.click()
+    assert "[[answer]]" in download.value.path().read_text(encoding="utf-8")
+    flags.scroll_into_view_if_needed()
+    shot(page, f"loop_review_flags_{viewport['width']}")
     context.close()
 
 

@@ -235,7 +235,10 @@ def test_inflections_and_spellings_match(answer, point):
 
 @pytest.mark.parametrize(
     "ratio",
-    ["1.155", "1.1547", "√(4/3)", "sqrt(4/3)", "(4/3)^0.5", "(4/3)**0.5", "square root of 4/3"],
+    [
+        *("1.155", "1.1547", "1.155x", "√(4/3)", "sqrt(4/3)"),
+        *("(4/3)^0.5", "(4/3)**0.5", "square root of 4/3"),
+    ],
 )
 def test_number_forms_of_the_factor_match(ratio):
     assert hits("followup-factor", f"It is ddof=0 versus ddof=1: a ratio of {ratio}.")[1]
@@ -244,6 +247,75 @@ def test_number_forms_of_the_factor_match(ratio):
 @pytest.mark.parametrize("k_minus_1", ["K−1", "K-1", "K - 1", "K minus one", "k minus 1"])
 def test_symbol_and_word_forms_of_k_minus_1_match(k_minus_1):
     assert hits(RLOO, f"RLOO uses the mean of the other {k_minus_1} rewards.")[0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("float32 has only about 7 significant digits, unlike float64.", True),
+        ("Float64 has about 7 significant digits, float32 about 16.", False),
+    ],
+)
+def test_direction_every_concept_is_bound_to_the_actor_named_before_it(answer, made):
+    assert hits("followup-float32", answer)[0] is made
+
+
+def test_a_clause_ends_at_because():
+    answer = "Identical rewards get huge advantages because the std is 0."
+    assert not hits("followup-identical-rewards", answer)[0]
+    assert hits("followup-identical-rewards", "Identical rewards give advantages of 0.")[0]
+
+
+def test_over_is_a_fraction_only_between_symbols():
+    answer = "The advantage is constant over every token of the answer."
+    assert hits("followup-no-critic", answer)[0]
+    assert hits(RLOO, "RLOO's advantage is K over K-1 times GRPO's centred reward.")[1]
+    assert hits("followup-walkthrough", "Take the mean and std over the group.")[1]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It's the std: one side uses the population std and the other the sample std.",
+        "ddof=0 vs ddof=1, np.std vs torch.std.",
+    ],
+)
+def test_blaming_the_std_convention_blames_the_divisor(answer):
+    assert hits("followup-factor", answer)[0]
+
+
+def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula():
+    answer = "Sample K answers, reward them, z-score the rewards within the group."
+    assert hits("followup-walkthrough", answer)[1:3] == (True, True)
+    assert not hits("followup-walkthrough", "Sample K answers and reward them.")[1]
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer", "made"),
+    [
+        ("followup-batch-switch", 0, "Centring stays per group; the std covers the batch.", True),
+        ("followup-batch-switch", 0, "It centres with the batch mean, per group std.", False),
+        ("followup-walkthrough", 1, "Take the mean and std over the group, not the batch.", True),
+        ("followup-walkthrough", 1, "Divide by the group mean and subtract the group std.", False),
+        ("followup-float32", 3, "Cast the rewards to float64 before normalising.", True),
+        ("followup-float32", 3, "Cast the rewards to bf16 before normalising.", False),
+        ("followup-identical-rewards", 0, "Every advantage is 0, not NaN.", True),
+        ("followup-identical-rewards", 0, "Every advantage is 0 or NaN.", False),
+        ("followup-dr-grpo", 0, "The std division up-weights easy and hard prompts.", True),
+        ("followup-dr-grpo", 0, "The std division down-weights easy and hard prompts.", False),
+    ],
+)
+def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answer, made):
+    assert hits(qid, answer)[point] is made
+
+
+def test_notes_and_formulas_are_read_as_relations():
+    notes = "- mean: still per group\n- std: whole batch (single value) instead of per group"
+    assert hits("followup-batch-switch", notes)[:2] == (True, True), "a label's colon"
+    formula = "batch: A = (r - mean_g)/std_batch."
+    assert not is_list(normalise(formula)), "an equation relates its terms"
+    assert hits("followup-batch-switch", formula)[1], "a formula's parentheses are no clause"
+    assert is_list(normalise("baseline variance scale reward")), "words alone still list"
 
 
 def test_the_bank_reads_actor_rivals_or_actor_and_negated(tmp_path):
@@ -267,6 +339,9 @@ needs = [["divid* .. std"]]
     (question,) = load_bank(path)
     point = question.key_points[0]
     assert (point.actor, point.rivals, point.negated) == (("rloo",), ("grpo",), True)
+    assert point.unless == ()
+    path.write_text(text.replace("negated = true", 'negated = true\nunless = ["grpo"]'))
+    assert load_bank(path)[0].key_points[0].unless == ("grpo",)
     path.write_text(text.replace("negated = true", 'negated = "yes"'), encoding="utf-8")
     with pytest.raises(ValueError, match="true or false"):
         load_bank(path)

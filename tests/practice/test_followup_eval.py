@@ -68,7 +68,7 @@ def check(c: dict[str, int], part: str) -> None:
 # Targets of issue 21: precision >= 0.95, recall >= 0.9, no swapped or keyword-salad answer
 # above 25 % credit. Not met (README.md has the figures); these guard the measured ones so a
 # change to the grader or the phrasings cannot quietly make them worse.
-HELD_OUT_FLOOR = {"precision": 0.82, "recall": 0.70, "over_credited": 10}
+HELD_OUT_FLOOR = {"precision": 0.85, "recall": 0.75, "over_credited": 8}
 
 
 def test_the_independent_set_is_big_mixed_and_labelled_in_range():

@@ -36,6 +36,7 @@ def recall_figure(days: tuple[str, ...], topics: tuple[str, ...], recall, titles
         data,
         "Recall per topic, by day",
         PLOT_PX + LINE_PX * legend_rows(data),
-        xaxis={"title": "day (UTC)", "type": "category"},
+        # half a day of room each side: the first and last dates are not cut on a phone
+        xaxis={"title": "day (UTC)", "type": "category", "range": [-0.5, len(days) - 0.5]},
         yaxis={"title": "recall", "range": [-0.05, 1.05], "tickformat": ".0%"},
     )

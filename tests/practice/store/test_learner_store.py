@@ -9,6 +9,8 @@ import sqlite3
 
 import pytest
 
+from practice.flags import Flag
+from practice.flags import flag as make_flag
 from practice.store.base import (
     MAX_CARD_CHARS,
     Attempt,
@@ -17,6 +19,7 @@ from practice.store.base import (
     is_learner_key,
     new_learner_key,
 )
+from practice.store.flag_store import MAX_FLAGS
 from practice.store.learner_json import (
     FORMAT,
     MAX_IMPORT_ATTEMPTS,
@@ -219,6 +222,7 @@ def test_delete_really_deletes(make_store):
     for k in (key, kept):
         store.add_attempt(k, attempt())
         store.set_card(k, "choice-mean", CARD)
+        store.set_flag(k, make_flag("followup-factor", "it's the std", [False, True], [1]))
     assert _stored_anywhere(store, key), "the probe finds what is stored"
     store.delete_learner(key)
     assert _stored_anywhere(store, key) == []
@@ -239,3 +243,57 @@ def test_learner_progress_never_expires(make_store, clock):
     assert store.attempts(key) == [attempt()]
     if hasattr(store, "r"):
         assert all(store.r.ttl(k) == -1 for k in store.r.scan_iter(match=f"*{key}*"))
+
+
+def test_flags_are_kept_per_answer_in_order_and_removed_when_unflagged(make_store):
+    store = make_store()
+    key, other = store.create_learner(), store.create_learner()
+    first = make_flag("followup-factor", "It's the std.", [False, True, False], [1])
+    second = make_flag("followup-why-std", "Scale.\nLine two «ü»", [True, False], [2])
+    store.set_flag(key, first)
+    store.set_flag(key, second)
+    assert store.flags(key) == [first, second]
+    assert store.flags(other) == [], "another learner sees none"
+    changed = make_flag("followup-factor", "It's the std.", [False, True, False], [1, 3])
+    store.set_flag(key, changed)
+    assert store.flags(key) == [changed, second], "the same answer is one flag, in its place"
+    store.set_flag(key, make_flag("followup-factor", "It's the std.", [False, True, False], []))
+    assert store.flags(key) == [second]
+    store.replace_progress(key, [], {})
+    assert store.flags(key) == [second], "importing progress keeps the flags"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        Flag("", "text", (1,), ()),
+        Flag("followup-factor", "x" * 4001, (1,), ()),
+        Flag("followup-factor", "text", (0,), ()),
+        Flag("followup-factor", "text", (1,), (1,)),
+        Flag("followup-factor", "text", (True,), ()),
+    ],
+)
+def test_a_flag_out_of_bounds_is_refused(make_store, bad):
+    store = make_store()
+    key = store.create_learner()
+    with pytest.raises(TextRefused, match="flag"):
+        store.set_flag(key, bad)
+    assert store.flags(key) == []
+    with pytest.raises(UnknownLearner):
+        store.set_flag(new_learner_key(), make_flag("q", "a", [False], [1]))
+
+
+def test_flags_are_bounded_per_learner(make_store, monkeypatch):
+    store = make_store()
+    key = store.create_learner()
+    import practice.store.redis_learner as redis_learner
+    import practice.store.sqlite_learner as sqlite_learner
+
+    for module in (redis_learner, sqlite_learner):
+        monkeypatch.setattr(module, "MAX_FLAGS", 3)
+    for i in range(3):
+        store.set_flag(key, make_flag("q", f"answer {i}", [False], [1]))
+    with pytest.raises(TextRefused, match="At most 3"):
+        store.set_flag(key, make_flag("q", "answer 3", [False], [1]))
+    store.set_flag(key, make_flag("q", "answer 0", [False], [1]))  # a change is not a new one
+    assert len(store.flags(key)) == 3 < MAX_FLAGS
