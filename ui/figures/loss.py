@@ -112,7 +112,7 @@ def _ratio_ticks(lo: float, hi: float, reach: float) -> dict:
     of the clip range has room (a wide spread of ratios, as after a ratio typed by hand),
     1's label names the range: "0.8–1.2"."""
     candidates = [(0.0, "1"), (np.log(lo), f"{lo:g}"), (np.log(hi), f"{hi:g}")]
-    candidates += [(-reach, f"{np.exp(-reach):.2g}"), (reach, f"{np.exp(reach):.2g}")]
+    candidates += [(-reach, _end_label(np.exp(-reach))), (reach, _end_label(np.exp(reach)))]
     ticks: list[tuple[float, str]] = []
     for value, text in candidates:
         if all(abs(value - v) >= RATIO_TICK_GAP * 2 * reach for v, _ in ticks):
@@ -121,6 +121,16 @@ def _ratio_ticks(lo: float, hi: float, reach: float) -> dict:
         ticks[0] = (0.0, f"{lo:g}–{hi:g}" if lo < 1 or hi > 1 else "1")
     ticks.sort()
     return {"tickvals": [v for v, _ in ticks], "ticktext": [text for _, text in ticks]}
+
+
+def _end_label(ratio: float) -> str:
+    """An extreme ratio in two significant digits, or as many more as it takes not to
+    read "1" (a narrow spread: 1.03 is not 1)."""
+    for digits in range(2, 7):
+        text = f"{ratio:.{digits}g}"
+        if text != "1":
+            return text
+    return text
 
 
 @cached_figure
