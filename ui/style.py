@@ -33,6 +33,10 @@ CSS = """
   button .stMarkdownEllipsis, button .stMarkdownEllipsis p {
     white-space: normal; overflow: visible; text-overflow: clip;
   }
+  /* a page link's label wraps on a phone instead of ending in "…" (Streamlit sets nowrap) */
+  [data-testid="stPageLink-NavLink"] span, [data-testid="stPageLink-NavLink"] p {
+    white-space: normal; overflow: visible; text-overflow: clip;
+  }
   button [data-has-shortcut] { flex-wrap: wrap; justify-content: center; }
   button:disabled, label:has(input:disabled), [data-testid="stWidgetLabel"]:has(+ * [disabled]) {
     opacity: 0.75;

@@ -73,6 +73,10 @@ def test_the_mastery_chart_and_the_flags_read_at_phone_and_desktop(browser, lear
     for title in chart.locator(".g-xtitle, .g-ytitle").all():
         box = title.bounding_box()
         assert box is None or not overlap(legend, box), "the legend covers an axis title"
+    cut = main.locator('[data-testid="stPageLink-NavLink"] span').evaluate_all(
+        "spans => spans.filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.innerText)"
+    )
+    assert cut == [], f"a weakest topic's link is cut off: {cut}"
     shot(page, f"review_views_mastery_{view['width']}")
     heading = main.get_by_role("heading", name="3 · Points you flagged")
     heading.evaluate("element => element.scrollIntoView()")  # to the top of the view
