@@ -114,6 +114,7 @@ def sample_answers(
     temperature: float,
     max_new_tokens: int = 48,
     on_answer=None,
+    params: dict | None = None,
 ) -> list[list[int]]:
     """K answers' token ids (end-of-text token dropped), drawn together in one batch.
 
@@ -145,8 +146,10 @@ def sample_answers(
 
     torch.manual_seed(int(seed))
     with torch.no_grad():
-        out = loaded.model.generate(
-            ids,
+        out = generate(
+            loaded,
+            params,
+            input_ids=ids,
             attention_mask=torch.ones_like(ids),
             do_sample=True,
             temperature=float(temperature),
@@ -162,6 +165,27 @@ def sample_answers(
         new = [int(t) for t in row[start:]]
         answers.append(new[: new.index(eos)] if eos in new else new)
     return answers
+
+
+def generate(loaded: Loaded, params: dict | None, **kwargs):
+    """``model.generate(**kwargs)``, with the weights ``params`` when given: the model is
+    wrapped so that ``torch.func.functional_call`` swaps them in for the whole generation
+    (tied weights stay tied), and its own weights are left untouched."""
+    if params is None:
+        return loaded.model.generate(**kwargs)
+    import torch
+    from torch.func import functional_call
+
+    class Generation(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, **inputs):
+            return self.inner.generate(**inputs)
+
+    weights = {f"inner.{name}": value for name, value in params.items()}
+    return functional_call(Generation(loaded.model), weights, (), kwargs)
 
 
 def decode(loaded: Loaded, ids: list[int]) -> str:

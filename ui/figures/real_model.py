@@ -49,3 +49,31 @@ def delta_figure(advantages: np.ndarray, delta: np.ndarray) -> dict:
         shapes=[hline(0.0, dash="dot", color=NEUTRAL)],
         showlegend=False,
     )
+
+
+@cached_figure
+def curve_figure(steps_taken: tuple[int, ...], right: tuple[int, ...], k: int) -> dict:
+    """Pass rate (right / K) of the group sampled after each step, with the counts."""
+    rate = [r / k for r in right]
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines+markers+text",
+            "x": list(steps_taken),
+            "y": rate,
+            "text": [f"{r}/{k}" for r in right],
+            "textposition": "top center",
+            "marker": {"size": 11, "color": NEUTRAL},
+            "line": {"color": NEUTRAL},
+            "hovertemplate": "after %{x} steps: %{text} right<extra></extra>",
+            "name": "pass rate",
+        }
+    ]
+    return figure(
+        data,
+        "Pass rate of a fresh group after each step",
+        300,
+        xaxis={"title": "steps taken", "dtick": 1, "range": [-0.3, max(steps_taken) + 0.3]},
+        yaxis={"title": "pass rate", "range": [-0.05, 1.15], "tickformat": ".0%"},
+        showlegend=False,
+    )
