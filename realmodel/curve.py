@@ -16,6 +16,11 @@ from grpo_core import real_tasks
 from grpo_core.advantages import group_advantages
 from realmodel import model, step
 
+STEPS = 3
+"""How many steps the page's curve takes."""
+LR = 1e-3
+"""Its learning rate: ten times the single step's, so that a few steps can show at all."""
+
 
 @dataclass(frozen=True)
 class CurvePoint:

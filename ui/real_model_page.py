@@ -21,9 +21,7 @@ from ui.figures.common import show
 K_RANGE = (2, 16)
 MAX_NEW_TOKENS = 48
 LR = 1e-4
-CURVE_STEPS = 3
-CURVE_LR = 1e-3
-"""A few steps: ten times the single step's rate, so that they can show at all."""
+CURVE_STEPS, CURVE_LR = curve.STEPS, curve.LR
 
 
 def live_enabled() -> bool:

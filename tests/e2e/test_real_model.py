@@ -116,7 +116,7 @@ LONG = 900_000  # ms: a job under heavy load on a shared 2-core machine
 
 def live_path(task: str = SAVED_6_7, k: int = 8, seed: int = 0, present: bool = False) -> str:
     """The page in live mode with these settings, as its share link carries them."""
-    query = {"rm.mode": "live", "rm.task": task, "rm.k": k, "rm.seed": seed, "rm.temp": 0.8}
+    query = {"rm.mode": "Sample live", "rm.task": task, "rm.k": k, "rm.seed": seed, "rm.temp": 0.8}
     return "/real-model?" + urlencode({**query, **({"present": 1} if present else {})})
 
 
