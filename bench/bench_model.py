@@ -61,7 +61,7 @@ def main() -> int:
     result = step.grpo_step(loaded, task.prompt, ids, adv, temperature=TEMPERATURE)
     moved, counted = step.moved_with_advantage(result.delta, adv)
     print(
-        f"one GRPO step (log-probs, loss, backward, SGD, log-probs, restore): "
+        f"one GRPO step (log-probs, loss, backward, SGD, log-probs again): "
         f"{result.seconds:.1f} s, {moved} of {counted} moved with A  target <= 10 s  "
         f"peak so far {peak_gb():.2f} GB  {load()}"
     )

@@ -118,8 +118,9 @@ st.markdown(
     "Each answer token's log-probability is computed, then the loss exactly as the policy-loss "
     'lab computes it (`grpo_core.loss`, TRL\'s default `loss_type="dapo"`, transcribed to '
     "torch for autograd and tested equal). One SGD step follows (learning rate "
-    f"{rm.LR:g}), then every answer's sequence log-probability is computed again. The model "
-    "is put back to its shipped weights afterwards, so no one's step reaches anyone else."
+    f"{rm.LR:g}), then every answer's sequence log-probability is computed again through the "
+    "new weights. Those sit beside the model's and are dropped afterwards: the model itself "
+    "is never changed, so no one's step reaches anyone else."
 )
 if group.rewards.std() == 0:
     st.info(

@@ -92,14 +92,25 @@ def _wait(svc: service.ModelService, ticket: int, note) -> None:
         note.info("Waiting for the model to finish loading.")
 
 
-def _admitted(cost: int = 1) -> bool:
-    """Record ``cost`` jobs against the session's limit, or say how long to wait."""
+def _allowed(cost: int = 1) -> bool:
+    """May this session run ``cost`` jobs now? If not, say how long to wait."""
     wait = rate_limit().wait_seconds(cost)
     if wait > 0:
         st.warning(f"Too many runs in a minute: try again in {int(wait) + 1} s.")
         return False
-    rate_limit().record(cost)
     return True
+
+
+def _run(svc: service.ModelService, job, note, cost: int = 1):
+    """``job`` in the queue, its wait shown in ``note``. Its ``cost`` jobs count against the
+    session's limit from the moment it ends (or is cut short), so a run longer than the
+    limit's window cannot let the next one straight through."""
+    ticket = svc.ticket()
+    _wait(svc, ticket, note)
+    try:
+        return svc.run(ticket, job, on_wait=lambda ahead: _wait(svc, ticket, note))
+    finally:
+        rate_limit().record(cost)
 
 
 def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
@@ -107,11 +118,9 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
     svc = model_service()
     key = (task.prompt, task.expected, task.kind, k, seed, temperature)
     hit = svc.cached(key)
-    if hit is not None or not _admitted():
+    if hit is not None or not _allowed():
         return hit
     note, bar = st.empty(), st.progress(0.0, text=f"0 of {k} answers")
-    ticket = svc.ticket()
-    _wait(svc, ticket, note)
 
     done: list[int] = []
 
@@ -136,7 +145,7 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
         )
 
     try:
-        group = svc.run(ticket, job, on_wait=lambda ahead: _wait(svc, ticket, note))
+        group = _run(svc, job, note)
     except RuntimeError as error:
         st.error(str(error))
         return None
@@ -147,17 +156,15 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
 
 
 def step_live(group: groups.RealGroup) -> np.ndarray | None:
-    """Δ log p of one real step on ``group`` (weights restored afterwards), or None."""
-    if not _admitted():
+    """Δ log p of one real step on ``group`` (the model itself is never written), or None."""
+    if not _allowed():
         return None
     svc = model_service()
     note = st.empty()
-    ticket = svc.ticket()
-    _wait(svc, ticket, note)
     try:
         with st.spinner("One GRPO step: log-probs, loss, backward, SGD, log-probs again…"):
-            result = svc.run(
-                ticket,
+            result = _run(
+                svc,
                 lambda loaded: step.grpo_step(
                     loaded,
                     group.task.prompt,
@@ -166,7 +173,7 @@ def step_live(group: groups.RealGroup) -> np.ndarray | None:
                     temperature=group.temperature,
                     lr=LR,
                 ),
-                on_wait=lambda ahead: _wait(svc, ticket, note),
+                note,
             )
     except RuntimeError as error:
         st.error(str(error))
@@ -178,13 +185,11 @@ def step_live(group: groups.RealGroup) -> np.ndarray | None:
 def curve_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
     """A few steps on ``task`` with the pass rate drawn live, or None; it counts as one job
     per group it samples against the session's limit, and holds the queue while it runs."""
-    if not _admitted(CURVE_STEPS + 1):
+    if not _allowed(CURVE_STEPS + 1):
         return None
     svc = model_service()
     note, chart = st.empty(), st.empty()
     bar = st.progress(0.0, text=f"Group 1 of {CURVE_STEPS + 1}: sampling")
-    ticket = svc.ticket()
-    _wait(svc, ticket, note)
     points: list[curve.CurvePoint] = []
 
     def arrived(point: curve.CurvePoint) -> None:
@@ -211,7 +216,7 @@ def curve_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
         )
 
     try:
-        return svc.run(ticket, job, on_wait=lambda ahead: _wait(svc, ticket, note))
+        return _run(svc, job, note, CURVE_STEPS + 1)
     except RuntimeError as error:
         st.error(str(error))
         return None
