@@ -147,7 +147,9 @@ if mode == "live" and task is not None:
     )
     settings = (task, k, seed, temperature)
     if st.button(f"Run {rm.CURVE_STEPS} steps", key="rm.curve"):
-        st.session_state["rm.points"] = settings, rm.curve_live(*settings)
+        ran = rm.curve_live(*settings)
+        if ran:  # a run refused by the rate limit keeps the last curve on screen
+            st.session_state["rm.points"] = settings, ran
     ran, points = st.session_state.get("rm.points", (None, None))
     if points and ran == settings:
         st.markdown(rm.curve_sentence(points))

@@ -24,9 +24,6 @@ import numpy as np
 from realmodel import torch_loss
 from realmodel.model import Loaded, prompt_ids
 
-EMBEDDING = "model.embed_tokens.weight"
-"""The token embedding's name in SmolLM2 (Llama); tied to the output layer."""
-
 
 @dataclass(frozen=True)
 class StepResult:
@@ -66,12 +63,7 @@ def answer_logprobs(loaded: Loaded, prompt, answer: list[int], temperature: floa
 
     ids = prompt_ids(loaded, prompt) if isinstance(prompt, str) else prompt
     row = torch.cat([ids[0], torch.tensor(answer, dtype=ids.dtype)])[None, :]
-    # The embedding looked up here with a sparse gradient (the rows of these tokens), not
-    # the model's dense one (every row of the vocabulary, 113 MB, for each answer).
-    table = (params or shipped(loaded))[EMBEDDING]
-    embedded = torch.nn.functional.embedding(row, table, sparse=True)
-    logits = forward(loaded, params, inputs_embeds=embedded, logits_to_keep=len(answer) + 1)
-    logits = logits.logits
+    logits = forward(loaded, params, input_ids=row, logits_to_keep=len(answer) + 1).logits
     logits = logits[:, :-1, :].float() / float(temperature)  # (1, T, vocab)
     # log softmax at the chosen token only: no second (1, T, vocab) tensor
     chosen = logits.gather(2, row[:, ids.shape[1] :, None])[..., 0]

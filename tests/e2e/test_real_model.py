@@ -207,5 +207,6 @@ def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(app_url,
     page.get_by_text("Too many runs in a minute").wait_for(timeout=60_000)
     settle(page)
     assert_healthy(page)
+    assert "group by group" in main_text(page)  # the refused run left the curve on screen
     shot(page, "real_model_live_rate_limit")
     context.close()
