@@ -1,9 +1,11 @@
-"""The real model on this machine: load, a group of 8 x 48 new tokens, one GRPO step, memory.
+"""The real model on this machine: load, a group of 8 x 48 new tokens, one GRPO step, a
+few steps (the page's curve), and the process's peak memory after each.
 
     .venv/bin/python bench/bench_model.py          (needs requirements-model.txt)
 
-Targets on a 2-core machine: group <= 10 s, step <= 10 s, peak memory (max RSS) <= 2.5 GB.
-"load1" is the machine's 1-minute load average: above ~2, other programs shared the cores.
+Targets on a 2-core machine: group <= 10 s, step <= 10 s, peak memory (max RSS, the whole
+process, from the kernel) <= 2.5 GB. "load" is the machine's load average (1, 5, 15 min):
+above ~2, other programs shared the cores.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grpo_core import real_tasks  # noqa: E402
-from realmodel import groups, model, step  # noqa: E402
+from realmodel import curve, groups, model, step  # noqa: E402
 
 K, NEW_TOKENS, SEED, TEMPERATURE = 8, 48, 0, 0.8
 
@@ -28,6 +30,10 @@ def peak_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
 
 
+def load() -> str:
+    return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main() -> int:
     if not model.available():
         print("skipped: the real model's extra is not installed (requirements-model.txt)")
@@ -35,7 +41,7 @@ def main() -> int:
     loaded = model.load()
     print(
         f"load (hash check included): {loaded.seconds:.1f} s, peak memory so far "
-        f"{peak_gb():.2f} GB  load1 {os.getloadavg()[0]:.1f}"
+        f"{peak_gb():.2f} GB  {load()}"
     )
     task = real_tasks.TASKS[0]
     start = time.perf_counter()
@@ -48,15 +54,32 @@ def main() -> int:
     tokens = sum(len(a) for a in ids)
     print(
         f"group of {K} x <= {NEW_TOKENS} new tokens: {sample_s:.1f} s ({tokens} tokens, "
-        f"{int(group.rewards.sum())} right)  target <= 10 s  load1 {os.getloadavg()[0]:.1f}"
+        f"{int(group.rewards.sum())} right)  target <= 10 s  "
+        f"peak so far {peak_gb():.2f} GB  {load()}"
     )
     adv = group.advantages if group.rewards.std() > 0 else [1.0, -1.0] * (K // 2)
     result = step.grpo_step(loaded, task.prompt, ids, adv, temperature=TEMPERATURE)
     moved, counted = step.moved_with_advantage(result.delta, adv)
     print(
-        f"one GRPO step (log-probs, loss, backward, SGD, log-probs, restore): "
+        f"one GRPO step (log-probs, loss, backward, SGD, log-probs again): "
         f"{result.seconds:.1f} s, {moved} of {counted} moved with A  target <= 10 s  "
-        f"load1 {os.getloadavg()[0]:.1f}"
+        f"peak so far {peak_gb():.2f} GB  {load()}"
+    )
+    start = time.perf_counter()
+    points = curve.few_steps(
+        loaded,
+        real_tasks.TASKS[1],
+        K,
+        steps=curve.STEPS,
+        seed=SEED,
+        temperature=TEMPERATURE,
+        lr=curve.LR,
+        max_new_tokens=NEW_TOKENS,
+    )
+    print(
+        f"a few steps ({curve.STEPS} steps, {len(points)} groups of {K}, lr {curve.LR:g}): "
+        f"{time.perf_counter() - start:.1f} s, right {[p.right for p in points]}  "
+        f"peak so far {peak_gb():.2f} GB  {load()}"
     )
     print(f"peak memory (max RSS): {peak_gb():.2f} GB  target <= 2.5 GB")
     return 0

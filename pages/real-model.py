@@ -4,7 +4,7 @@ import streamlit as st
 
 from grpo_core import real_tasks
 from realmodel import groups
-from ui import log_view, page
+from ui import controls, log_view, page
 from ui import real_model_page as rm
 from ui.figures import real_model as figures
 from ui.figures.common import show
@@ -39,12 +39,17 @@ mode = st.segmented_control(
     required=True,
     key="rm.mode",
     format_func={"saved": "Saved real groups", "live": "Sample live"}.get,
+    bind="query-params",
 )
 group, delta = None, None
 if mode == "saved":
     labels = [g.task.label for g in shipped]
     chosen = st.selectbox(
-        "Task", range(len(shipped)), format_func=labels.__getitem__, key="rm.saved"
+        "Task",
+        range(len(shipped)),
+        format_func=labels.__getitem__,
+        key="rm.saved",
+        bind="query-params",
     )
     group = shipped[chosen]
     delta = groups.step_delta(group)
@@ -60,7 +65,13 @@ else:
             "groups work meanwhile, and a sample you ask for now starts once it is ready."
         )
     presets = [t.label for t in real_tasks.TASKS] + ["Type your own"]
-    pick = st.selectbox("Task", range(len(presets)), format_func=presets.__getitem__, key="rm.task")
+    pick = st.selectbox(
+        "Task",
+        range(len(presets)),
+        format_func=presets.__getitem__,
+        key="rm.task",
+        bind="query-params",
+    )
     try:
         if pick < len(real_tasks.TASKS):
             task = real_tasks.TASKS[pick]
@@ -79,9 +90,10 @@ else:
         st.warning(str(error))
         task = None
     c1, c2, c3 = st.columns(3)
-    k = c1.slider("K answers", *rm.K_RANGE, value=8, key="rm.k")
-    temperature = c2.slider("Temperature", 0.1, 1.5, value=0.8, step=0.1, key="rm.temp")
-    seed = int(c3.number_input("Seed", 0, 10_000, value=0, step=1, key="rm.seed"))
+    bound = {"bind": "query-params"}
+    k = c1.slider("K answers", *rm.K_RANGE, value=8, key="rm.k", **bound)
+    temperature = c2.slider("Temperature", 0.1, 1.5, value=0.8, step=0.1, key="rm.temp", **bound)
+    seed = int(c3.number_input("Seed", 0, 10_000, value=0, step=1, key="rm.seed", **bound))
     if task is not None:
         st.text(f"Prompt: {task.prompt}\nExpected ({task.kind}): {task.expected}")
     if st.button("Sample K answers", type="primary", disabled=task is None, key="rm.sample"):
@@ -92,6 +104,8 @@ else:
     group = st.session_state.get("rm.group")
     if group is None:
         st.caption(f"Each answer is up to {rm.MAX_NEW_TOKENS} new tokens; drawn together.")
+        rm.share_caption(live=True)
+        controls.share_link()
         st.stop()
     delta = st.session_state.get("rm.delta")
 
@@ -104,8 +118,9 @@ st.markdown(
     "Each answer token's log-probability is computed, then the loss exactly as the policy-loss "
     'lab computes it (`grpo_core.loss`, TRL\'s default `loss_type="dapo"`, transcribed to '
     "torch for autograd and tested equal). One SGD step follows (learning rate "
-    f"{rm.LR:g}), then every answer's sequence log-probability is computed again. The model "
-    "is put back to its shipped weights afterwards, so no one's step reaches anyone else."
+    f"{rm.LR:g}), then every answer's sequence log-probability is computed again through the "
+    "new weights. Those sit beside the model's and are dropped afterwards: the model itself "
+    "is never changed, so no one's step reaches anyone else."
 )
 if group.rewards.std() == 0:
     st.info(
@@ -120,3 +135,26 @@ elif mode == "saved" and delta is not None:
 if delta is not None:
     st.markdown(rm.moved_sentence(delta, group.advantages))
     show(figures.delta_figure(group.advantages, delta), key="rm.delta_fig")
+
+# 3. A few steps ----------------------------------------------------------------------------
+if mode == "live" and task is not None:
+    st.subheader("3 · A few steps")
+    st.markdown(
+        f"Sample a group, take a step on it, sample a fresh group from the new weights, and so "
+        f"on for {rm.CURVE_STEPS} steps (learning rate {rm.CURVE_LR:g}): the pass rate after "
+        "each step, drawn as it comes. The steps' weights are this run's own and are dropped "
+        "at the end: the model stays as shipped."
+    )
+    settings = (task, k, seed, temperature)
+    if st.button(f"Run {rm.CURVE_STEPS} steps", key="rm.curve"):
+        ran = rm.curve_live(*settings)
+        if ran:  # a run refused by the rate limit keeps the last curve on screen
+            st.session_state["rm.points"] = settings, ran
+    ran, points = st.session_state.get("rm.points", (None, None))
+    if points and ran == settings:
+        st.markdown(rm.curve_sentence(points))
+        rm.draw_curve(points, key="rm.curve_fig")
+
+st.divider()
+rm.share_caption(live=mode == "live")
+controls.share_link()

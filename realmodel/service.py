@@ -110,13 +110,14 @@ class RateLimit:
         self.jobs, self.seconds, self._clock = jobs, seconds, clock
         self._times: list[float] = []
 
-    def wait_seconds(self) -> float:
-        """0 if a job may start now, else how long until one may."""
+    def wait_seconds(self, cost: int = 1) -> float:
+        """0 if a run of ``cost`` jobs may start now, else how long until it may."""
         now = self._clock()
         self._times = [t for t in self._times if now - t < self.seconds]
-        if len(self._times) < self.jobs:
+        over = len(self._times) + cost - self.jobs  # the oldest ``over`` must expire first
+        if over <= 0:
             return 0.0
-        return self.seconds - (now - self._times[0])
+        return self.seconds - (now - self._times[min(over, len(self._times)) - 1])
 
-    def record(self) -> None:
-        self._times.append(self._clock())
+    def record(self, cost: int = 1) -> None:
+        self._times.extend([self._clock()] * cost)

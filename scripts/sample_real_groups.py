@@ -40,7 +40,7 @@ def main() -> None:
         )
         print(f"{task.label}: {int(group.rewards.sum())} of {K} right", flush=True)
         entry = groups.to_dict(group)
-        if group.rewards.std() > 0:  # one real GRPO step (weights restored afterwards)
+        if group.rewards.std() > 0:  # one real GRPO step (the model itself is left as shipped)
             result = step.grpo_step(
                 loaded, task.prompt, ids, group.advantages, temperature=TEMPERATURE, lr=LR
             )

@@ -14,11 +14,14 @@ import streamlit as st
 
 from grpo_core import real_tasks
 from grpo_core.format import fmt, plural
-from realmodel import groups, model, service, step
+from realmodel import curve, groups, model, service, step
+from ui.figures import real_model as figures
+from ui.figures.common import show
 
 K_RANGE = (2, 16)
 MAX_NEW_TOKENS = 48
 LR = 1e-4
+CURVE_STEPS, CURVE_LR = curve.STEPS, curve.LR
 
 
 def live_enabled() -> bool:
@@ -89,13 +92,25 @@ def _wait(svc: service.ModelService, ticket: int, note) -> None:
         note.info("Waiting for the model to finish loading.")
 
 
-def _admitted() -> bool:
-    wait = rate_limit().wait_seconds()
+def _allowed(cost: int = 1) -> bool:
+    """May this session run ``cost`` jobs now? If not, say how long to wait."""
+    wait = rate_limit().wait_seconds(cost)
     if wait > 0:
         st.warning(f"Too many runs in a minute: try again in {int(wait) + 1} s.")
         return False
-    rate_limit().record()
     return True
+
+
+def _run(svc: service.ModelService, job, note, cost: int = 1):
+    """``job`` in the queue, its wait shown in ``note``. Its ``cost`` jobs count against the
+    session's limit from the moment it ends (or is cut short), so a run longer than the
+    limit's window cannot let the next one straight through."""
+    ticket = svc.ticket()
+    _wait(svc, ticket, note)
+    try:
+        return svc.run(ticket, job, on_wait=lambda ahead: _wait(svc, ticket, note))
+    finally:
+        rate_limit().record(cost)
 
 
 def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
@@ -103,11 +118,9 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
     svc = model_service()
     key = (task.prompt, task.expected, task.kind, k, seed, temperature)
     hit = svc.cached(key)
-    if hit is not None or not _admitted():
+    if hit is not None or not _allowed():
         return hit
     note, bar = st.empty(), st.progress(0.0, text=f"0 of {k} answers")
-    ticket = svc.ticket()
-    _wait(svc, ticket, note)
 
     done: list[int] = []
 
@@ -132,7 +145,7 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
         )
 
     try:
-        group = svc.run(ticket, job, on_wait=lambda ahead: _wait(svc, ticket, note))
+        group = _run(svc, job, note)
     except RuntimeError as error:
         st.error(str(error))
         return None
@@ -143,17 +156,15 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
 
 
 def step_live(group: groups.RealGroup) -> np.ndarray | None:
-    """Δ log p of one real step on ``group`` (weights restored afterwards), or None."""
-    if not _admitted():
+    """Δ log p of one real step on ``group`` (the model itself is never written), or None."""
+    if not _allowed():
         return None
     svc = model_service()
     note = st.empty()
-    ticket = svc.ticket()
-    _wait(svc, ticket, note)
     try:
         with st.spinner("One GRPO step: log-probs, loss, backward, SGD, log-probs again…"):
-            result = svc.run(
-                ticket,
+            result = _run(
+                svc,
                 lambda loaded: step.grpo_step(
                     loaded,
                     group.task.prompt,
@@ -162,10 +173,100 @@ def step_live(group: groups.RealGroup) -> np.ndarray | None:
                     temperature=group.temperature,
                     lr=LR,
                 ),
-                on_wait=lambda ahead: _wait(svc, ticket, note),
+                note,
             )
     except RuntimeError as error:
         st.error(str(error))
         return None
     note.empty()
     return result.delta
+
+
+def curve_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
+    """A few steps on ``task`` with the pass rate drawn live, or None; it counts as one job
+    per group it samples against the session's limit, and holds the queue while it runs."""
+    if not _allowed(CURVE_STEPS + 1):
+        return None
+    svc = model_service()
+    note, chart = st.empty(), st.empty()
+    bar = st.progress(0.0, text=f"Group 1 of {CURVE_STEPS + 1}: sampling")
+    points: list[curve.CurvePoint] = []
+
+    def arrived(point: curve.CurvePoint) -> None:
+        note.empty()
+        points.append(point)
+        done = len(points)
+        bar.progress(
+            done / (CURVE_STEPS + 1),
+            text=f"Group {done} of {CURVE_STEPS + 1}: {point.right} of {k} right",
+        )
+        draw_curve(points, key=f"rm.curve.live.{done}", container=chart)
+
+    def job(loaded: model.Loaded):
+        return curve.few_steps(
+            loaded,
+            task,
+            k,
+            steps=CURVE_STEPS,
+            seed=seed,
+            temperature=temperature,
+            lr=CURVE_LR,
+            max_new_tokens=MAX_NEW_TOKENS,
+            on_point=arrived,
+        )
+
+    try:
+        return _run(svc, job, note, CURVE_STEPS + 1)
+    except RuntimeError as error:
+        st.error(str(error))
+        return None
+    finally:
+        bar.empty()
+        chart.empty()
+
+
+def draw_curve(points: list[curve.CurvePoint], *, key: str, container=None) -> None:
+    """The pass-rate curve of ``points`` so far."""
+    steps = tuple(p.steps_taken for p in points)
+    right = tuple(p.right for p in points)
+    fig = figures.curve_figure(steps, right, points[0].k)
+    show(fig, key=key, container=container)
+
+
+def curve_sentence(points: list[curve.CurvePoint]) -> str:
+    """What the few steps did, from the points."""
+    k = points[0].k
+    counts = " → ".join(f"{p.right}" for p in points)
+    taken = points[-1].steps_taken
+    moved = sum(p.moved or 0 for p in points)
+    counted = sum(p.counted or 0 for p in points)
+    skipped = sum(1 for p in points[:-1] if p.counted is None)
+    parts = [
+        f"Right answers out of {k}, group by group: {counts}, after "
+        f"{plural(taken, 'step')} (learning rate {CURVE_LR:g})."
+    ]
+    if counted:
+        parts.append(
+            f"In the steps, {moved} of {counted} answers with a nonzero advantage moved in "
+            "the direction of their advantage."
+        )
+    if skipped:
+        parts.append(
+            f"{plural(skipped, 'group')} had one reward for every answer: no signal, so no step."
+        )
+    parts.append(
+        "Each point is one fresh group of K, a small sample: a change of an answer or two "
+        "can be chance alone. The model is back to its shipped weights."
+    )
+    return " ".join(parts)
+
+
+def share_caption(*, live: bool) -> None:
+    """What this page's link carries."""
+    if live:
+        st.caption(
+            "This view's link: the task, K, temperature and seed (a prompt you typed stays "
+            "out of it). Opened, it shows these settings; the same seed draws the same answers."
+        )
+    else:
+        st.caption("This view's link opens the same saved group.")

@@ -46,3 +46,14 @@ def test_a_saved_group_opens_in_the_playground():
     at.button(key="rm.open.playground").click().run()
     expected = [[f"{r:g}" for r in shipped[0].rewards]]
     assert at.session_state["rewards_grid"] == expected
+
+
+def test_a_link_with_a_saved_group_opens_that_group():
+    _, shipped = groups.load_committed()
+    label = shipped[1].task.label
+    at = open_page(PAGE, query={"rm.saved": label})
+    assert not at.exception
+    assert list(at.dataframe[0].value["answer"]) == list(shipped[1].answers)
+    code = [c.value for c in at.code if "rm.saved=" in c.value]
+    assert code, "the page shows its share link"
+    assert "learner" not in code[0] and "lecturer" not in code[0]

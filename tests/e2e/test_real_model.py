@@ -8,11 +8,12 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from realmodel import groups, model
-from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.conftest import assert_healthy, open_path, settle, shot, whole_page_shot
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,4 +106,107 @@ def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(app_url, browse
     assert_healthy(page)
     page.wait_for_selector(".js-plotly-plot .main-svg")
     shot(page, "real_model_live_1440")
+    context.close()
+
+
+LIVE = pytest.mark.skipif(not model.available(), reason="the real model's extra is not installed")
+SAVED_6_7 = "Arithmetic: 6 + 7"
+LONG = 900_000  # ms: a job under heavy load on a shared 2-core machine
+
+
+def live_path(task: str = SAVED_6_7, k: int = 8, seed: int = 0, present: bool = False) -> str:
+    """The page in live mode with these settings, as its share link carries them."""
+    query = {"rm.mode": "Sample live", "rm.task": task, "rm.k": k, "rm.seed": seed, "rm.temp": 0.8}
+    return "/real-model?" + urlencode({**query, **({"present": 1} if present else {})})
+
+
+def sample_and_step(page) -> None:
+    page.get_by_role("button", name="Sample K answers").click()
+    page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
+    settle(page)
+    page.get_by_role("button", name="Take one real GRPO step").click()
+    page.get_by_text("moved in the direction of their advantage").wait_for(timeout=LONG)
+    settle(page)
+    assert_healthy(page)
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+
+
+@pytest.mark.model
+@LIVE
+@pytest.mark.parametrize(
+    ("name", "viewport", "present"),
+    [
+        ("390", {"width": 390, "height": 844}, False),
+        ("present", {"width": 1280, "height": 720}, True),
+    ],
+)
+def test_live_mode_on_a_phone_and_presenting(app_url, browser, name, viewport, present):
+    """Opened from a link with the settings (the group comes from the server's cache once
+    sampled), then one real step; nothing wider than the screen."""
+    context = browser.new_context(viewport=viewport, is_mobile=not present)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    open_path(page, app_url, live_path(present=present))
+    sample_and_step(page)
+    assert page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+    )
+    whole_page_shot(page, f"real_model_live_{name}")
+    context.close()
+
+
+@pytest.mark.model
+@LIVE
+def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
+    """Two browsers ask for groups nobody sampled yet; the second waits its turn and says so."""
+    pages, contexts = [], []
+    for seed in (11, 12):
+        context = browser.new_context(viewport={"width": 1440, "height": 2000})
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        open_path(page, app_url, live_path(k=16, seed=seed))
+        pages.append(page)
+        contexts.append(context)
+    first, second = pages
+    first.get_by_role("button", name="Sample K answers").click()
+    first.get_by_text("of 16 answers").first.wait_for(timeout=LONG)  # its progress bar: running
+    second.get_by_role("button", name="Sample K answers").click()
+    second.get_by_text("Waiting: 1 ahead of you").wait_for(timeout=60_000)
+    shot(second, "real_model_live_queue")
+    for page in pages:
+        page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
+        settle(page)
+        assert_healthy(page)
+        assert "of 16 answers right" in main_text(page)
+    assert second.get_by_text("ahead of you").count() == 0
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.model
+@LIVE
+def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(app_url, browser):
+    """K = 2 keeps it short: one group (1 job) and a few steps (4 jobs) fit in the session's
+    6 a minute; asking for the few steps again at once is refused with a wait."""
+    context = browser.new_context(viewport={"width": 1440, "height": 2400})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    open_path(page, app_url, live_path(k=2, seed=3))
+    page.get_by_role("button", name="Sample K answers").click()
+    page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
+    settle(page)
+    page.get_by_role("button", name="Run 3 steps").click()
+    page.get_by_text("group by group").wait_for(timeout=LONG)
+    settle(page)
+    assert_healthy(page)
+    text = main_text(page)
+    assert "The model is back to its shipped weights" in text
+    assert page.locator(".js-plotly-plot").count() >= 1
+    whole_page_shot(page, "real_model_live_curve")
+    page.get_by_role("button", name="Run 3 steps").click()
+    page.get_by_text("Too many runs in a minute").wait_for(timeout=60_000)
+    settle(page)
+    assert_healthy(page)
+    assert "group by group" in main_text(page)  # the refused run left the curve on screen
+    shot(page, "real_model_live_rate_limit")
     context.close()

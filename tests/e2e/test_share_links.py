@@ -24,8 +24,6 @@ WITHOUT_SHARE_LINK = {
     "class": "a live session: its join link is the thing to share, never the lecturer link",
     "training-log": "the view is an uploaded file, which no link can carry",
     "trainer-bugs": "no inputs: each preset opens in the playground, whose link is shared",
-    "real-model": "a model's samples on this server (its queue, its cache): each group opens "
-    "in the playground or walkthrough, whose link is shared",
 }
 URLS = {file: url for entries in PAGES.values() for file, _, _, url in entries}
 # What carries a view's numbers: captions, metrics, formulas (their TeX source), prose
@@ -123,6 +121,7 @@ SCENARIOS = {  # name: (page file, how to change its inputs; None: change them o
     "policy-loss": ("policy-loss", lambda p: (fill(p, "Seed (token probabilities)", "3"),
                                               choose(p, "loss_type", "grpo"),
                                               click(p, "switch", "Two-sided cap δ"))),
+    "real-model": ("real-model", lambda p: choose(p, "Task", "Arithmetic: 6 + 7")),
 }  # fmt: skip
 
 

@@ -92,3 +92,16 @@ def test_a_job_asked_for_during_the_load_waits_for_the_model():
     waits = []
     assert svc.run(svc.ticket(), lambda m: m, on_wait=waits.append) == "model"
     assert waits and waits[0] == 0
+
+
+def test_rate_limit_charges_a_run_of_several_jobs_at_once():
+    now = [0.0]
+    limit = RateLimit(jobs=6, seconds=60, clock=lambda: now[0])
+    limit.record()
+    now[0] = 10
+    limit.record()
+    assert limit.wait_seconds(4) == 0
+    limit.record(4)
+    assert limit.wait_seconds() == 50  # all six used: the first (t = 0) expires at t = 60
+    now[0] = 30
+    assert limit.wait_seconds(2) == 40  # two must expire: the second at t = 70

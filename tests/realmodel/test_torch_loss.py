@@ -6,7 +6,11 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch is not installed (requirements-model.txt)")
 
 from grpo_core.loss import CLIP_LOSS_TYPES, policy_loss  # noqa: E402
-from realmodel.torch_loss import policy_loss_torch  # noqa: E402
+from realmodel.torch_loss import (  # noqa: E402
+    policy_loss_torch,
+    surrogate_torch,
+    token_weights,
+)
 
 
 def batch(seed: int, b: int = 5, t: int = 7):
@@ -50,3 +54,36 @@ def test_other_loss_types_are_refused_plainly():
     logp, old, adv, mask = batch(0)
     with pytest.raises(ValueError, match="supports"):
         policy_loss_torch(torch.tensor(logp), old, adv, mask, loss_type="cispo")
+
+
+@pytest.mark.parametrize("loss_type", CLIP_LOSS_TYPES)
+@pytest.mark.parametrize("level", ["token", "sequence"])
+def test_the_batch_loss_is_the_sum_of_each_rows_loss_and_gradient(loss_type, level):
+    """The step runs one answer at a time: weighed once for the batch, row by row after."""
+    logp, old, adv, mask = batch(3)
+    opts = dict(loss_type=loss_type, importance_sampling_level=level, max_completion_length=7)
+    whole = torch.tensor(logp, dtype=torch.float64, requires_grad=True)
+    policy_loss_torch(whole, old, adv, mask, **opts).backward()
+    weight = token_weights(adv, mask, **opts)
+    rows = torch.tensor(logp, dtype=torch.float64, requires_grad=True)
+    total = 0.0
+    for i in range(len(adv)):
+        part = surrogate_torch(
+            rows[i : i + 1],
+            old[i : i + 1],
+            adv[i : i + 1],
+            mask[i : i + 1],
+            weight[i : i + 1],
+            importance_sampling_level=level,
+        )
+        part.backward()
+        total += part.item()
+    assert total == pytest.approx(policy_loss(logp, old, adv, mask, **opts).loss, abs=1e-12)
+    np.testing.assert_allclose(rows.grad.numpy(), whole.grad.numpy(), atol=1e-14)
+
+
+def test_token_weights_depend_on_the_mask_only():
+    _, _, adv, mask = batch(4)
+    np.testing.assert_array_equal(
+        token_weights(adv, mask), mask / mask.sum()
+    )  # dapo: one over the batch's token count

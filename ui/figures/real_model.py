@@ -49,3 +49,39 @@ def delta_figure(advantages: np.ndarray, delta: np.ndarray) -> dict:
         shapes=[hline(0.0, dash="dot", color=NEUTRAL)],
         showlegend=False,
     )
+
+
+@cached_figure
+def curve_figure(steps_taken: tuple[int, ...], right: tuple[int, ...], k: int) -> dict:
+    """Pass rate (right / K) of each fresh group, in the order sampled, labelled by the
+    steps taken before it (a group without a spread takes no step: the next one is labelled
+    the same)."""
+    groups = list(range(1, len(right) + 1))
+    data = [
+        {
+            "type": "scatter",
+            "mode": "lines+markers+text",
+            "x": groups,
+            "y": [r / k for r in right],
+            "text": [f"{r}/{k}" for r in right],
+            "textposition": "top center",
+            "marker": {"size": 11, "color": NEUTRAL},
+            "line": {"color": NEUTRAL},
+            "hovertemplate": "group %{x}: %{text} right<extra></extra>",
+            "name": "pass rate",
+        }
+    ]
+    ticks = [f"{g}<br>after {s}" for g, s in zip(groups, steps_taken, strict=True)]
+    return figure(
+        data,
+        "Pass rate of each fresh group",
+        300,
+        xaxis={
+            "title": "group, after how many steps",
+            "tickvals": groups,
+            "ticktext": ticks,
+            "range": [0.6, len(groups) + 0.4],
+        },
+        yaxis={"title": "pass rate", "range": [-0.05, 1.2], "tickformat": ".0%"},
+        showlegend=False,
+    )
