@@ -14,24 +14,35 @@ from ui.theme import NEUTRAL
 
 @cached_figure
 def delta_figure(advantages: np.ndarray, delta: np.ndarray) -> dict:
-    """Scatter of (A_i, Δ log p_i), numbered 1..K, with the zero lines."""
+    """Scatter of (A_i, Δ log p_i), numbered 1..K, with the zero lines.
+
+    Answers with the same advantage (a binary reward gives two values) are set side by side
+    around it, in the order of their Δ log p, so their numbers never overprint; the hover
+    gives each answer's exact A.
+    """
     a = np.asarray(advantages, dtype=float)
     d = np.asarray(delta, dtype=float)
+    low, high = min(a.min(), 0.0) - 0.3, max(a.max(), 0.0) + 0.3  # no point on an edge
+    x = _side_by_side(a, d, width=0.025 * (high - low))
     numbers = [str(i + 1) for i in range(len(a))]
+    spread = float(d.max() - d.min()) or max(abs(float(d.max())), 1e-3)
     data = [
         {
             "type": "scatter",
             "mode": "markers+text",
-            "x": a,
+            "x": x,
             "y": d,
             "text": numbers,
-            "textposition": "top center",
+            "customdata": a,
+            "textposition": "middle right",
             "marker": {
                 "size": 13,
                 "color": [sign_colour(v) for v in a],
                 "symbol": ["triangle-up" if v > 0 else "triangle-down" for v in a],
             },
-            "hovertemplate": "answer %{text}: A = %{x:.3f}, Δ log p = %{y:.4f}<extra></extra>",
+            "hovertemplate": (
+                "answer %{text}: A = %{customdata:.3f}, Δ log p = %{y:.4f}<extra></extra>"
+            ),
             "name": "answers",
         }
     ]
@@ -43,12 +54,26 @@ def delta_figure(advantages: np.ndarray, delta: np.ndarray) -> dict:
             "title": "advantage A",
             "zeroline": True,
             "zerolinecolor": NEUTRAL,
-            "range": [min(a.min(), 0.0) - 0.3, max(a.max(), 0.0) + 0.3],  # no point on an edge
+            "range": [low, high],
         },
-        yaxis={"title": "Δ log p(answer) (nats)"},
+        yaxis={
+            "title": "Δ log p(answer) (nats)",
+            "range": [min(d.min(), 0.0) - 0.15 * spread, max(d.max(), 0.0) + 0.15 * spread],
+        },
         shapes=[hline(0.0, dash="dot", color=NEUTRAL)],
         showlegend=False,
     )
+
+
+def _side_by_side(a: np.ndarray, d: np.ndarray, width: float) -> np.ndarray:
+    """(K,) x positions: each answer at its advantage, those sharing one spread ``width``
+    apart around it, ordered by Δ log p."""
+    x = a.copy()
+    for value in np.unique(a):
+        same = np.flatnonzero(a == value)
+        same = same[np.argsort(d[same], kind="stable")]
+        x[same] = value + (np.arange(len(same)) - (len(same) - 1) / 2) * width
+    return x
 
 
 @cached_figure
