@@ -88,9 +88,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(FOLDER_MARKS[folder])
         if uses_trainer(item):
             item.add_marker("trainer")
-        if group := session_group(item):
-            item.add_marker(pytest.mark.xdist_group(group))
-        elif folder in SERVER_FOLDERS and (group := module_server_group(item)):
+        if group := session_group(item) or (folder in SERVER_FOLDERS and module_server_group(item)):
             item.add_marker(pytest.mark.xdist_group(group))
         if getattr(config.option, "loadgroup", False):
             tag_with_group(item)
