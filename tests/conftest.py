@@ -4,12 +4,15 @@ Every test under tests/e2e is marked ``e2e`` and every test under tests/deploy `
 folder, so ``-m`` selects exactly; a test that uses a fixture of ``TRAINER_FIXTURES`` or
 ``*_trainer`` is marked ``trainer``. ``python3 dev.py test --fast`` runs the rest.
 
-Under xdist, ``--dist load`` becomes ``loadgroup``, and tests that share an expensive server
-are grouped onto one worker, so no server starts twice: the tests that use the session's
-``deployment`` form one group, and a module's tests that use a module-scoped fixture of the
-e2e or deploy folders (a server of the module's own, such as ``private_deployment``) form
-one group per module. The session's browser app server (``app_server``) starts once on each
-worker that runs a browser test.
+Under xdist, ``--dist load`` becomes ``loadgroup``, and tests that share an expensive
+session fixture or server are grouped onto one worker, so none is made twice
+(``SESSION_GROUPS``): the tests that use the session's ``deployment`` form one group, those
+that load the real model (``loaded``) another, and those that read the real TRL logs
+(``trl_logs``, built on first use in a clean clone) a third; a module's tests that use a
+module-scoped fixture of the e2e or deploy folders (a server of the module's own, such as
+``private_deployment``) form one group per module. xdist sends the largest groups first, so
+these start while the other worker takes single tests. The session's browser app server
+(``app_server``) starts once on each worker that runs a browser test.
 """
 
 from __future__ import annotations
@@ -49,6 +52,17 @@ TRAINER_FIXTURES = frozenset({"trainer", "trl_logs"})
 GRPOTrainer on CPU the first time (tests/trl_logs/fixture.py)."""
 
 
+SESSION_GROUPS = {"deployment": "deployment", "loaded": "real-model", "trl_logs": "trl-logs"}
+"""Session fixture -> the xdist group of every test that uses it: each is expensive to make
+(two app replicas behind nginx; the real model, about 20 s and 3 GB; GRPOTrainer's runs),
+so one worker makes it once and runs all its tests."""
+
+
+def session_group(item) -> str | None:
+    """The group of the first fixture of SESSION_GROUPS the test uses, else None."""
+    return next((g for name, g in SESSION_GROUPS.items() if name in item.fixturenames), None)
+
+
 def uses_trainer(item) -> bool:
     return any(name in TRAINER_FIXTURES or name.endswith("_trainer") for name in item.fixturenames)
 
@@ -74,9 +88,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(FOLDER_MARKS[folder])
         if uses_trainer(item):
             item.add_marker("trainer")
-        if "deployment" in item.fixturenames:
-            item.add_marker(pytest.mark.xdist_group("deployment"))
-        elif folder in SERVER_FOLDERS and (group := module_server_group(item)):
+        if group := session_group(item) or (folder in SERVER_FOLDERS and module_server_group(item)):
             item.add_marker(pytest.mark.xdist_group(group))
         if getattr(config.option, "loadgroup", False):
             tag_with_group(item)
