@@ -13,6 +13,8 @@ module-scoped fixture of the e2e or deploy folders (a server of the module's own
 ``private_deployment``) form one group per module. xdist sends the largest groups first, so
 these start while the other worker takes single tests. The session's browser app server
 (``app_server``) starts once on each worker that runs a browser test.
+
+Hypothesis runs without its per-example deadline (the ``suite`` profile).
 """
 
 from __future__ import annotations
@@ -20,8 +22,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.trl_logs.fixture import trl_logs  # noqa: F401  (real TRL logs, shared across folders)
+
+# Speed is measured by the benchmarks in bench/, never by a test: a property test's example
+# may take as long as a loaded machine needs (hypothesis' 200 ms deadline failed at load 10).
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 try:  # pytest >= 9: a test's id is a NodeId in ``item._id``
     from _pytest.nodeid import NodeId
