@@ -4,7 +4,7 @@ few steps (the page's curve), and the process's peak memory after each.
     .venv/bin/python bench/bench_model.py          (needs requirements-model.txt)
 
 Targets on a 2-core machine: group <= 10 s, step <= 10 s, peak memory (max RSS, the whole
-process, from the kernel) <= 2.5 GB. "load" is the machine's load average (1, 5, 15 min):
+process, from the kernel) <= 2.5 GB (10^9 bytes; 2.33 GiB). "load" is the machine's load average (1, 5, 15 min):
 above ~2, other programs shared the cores.
 """
 
@@ -26,8 +26,9 @@ K, NEW_TOKENS, SEED, TEMPERATURE = 8, 48, 0, 0.8
 
 
 def peak_gb() -> float:
-    """This process's peak resident memory so far (ru_maxrss is in KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
+    """This process's peak resident memory so far, in GB of 10^9 bytes (ru_maxrss is in
+    KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
 
 
 def load() -> str:
