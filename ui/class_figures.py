@@ -38,13 +38,14 @@ def distribution_figure(
             "y": [b.count for b in bars],
             "text": text,
             "textposition": "outside",
+            "cliponaxis": False,  # a count over the tallest bar is drawn whole, never cut
             "marker": {"color": colours},
             "hovertemplate": "%{x}: %{y}<extra></extra>",
         }
     ]
     yaxis = {
         "title": "students",
-        "range": [0, top * 1.18],
+        "range": [0, top * 1.25],
         "tickmode": "linear",
         "tick0": 0,
         "dtick": math.ceil(top / 5),

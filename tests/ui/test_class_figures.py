@@ -15,3 +15,15 @@ def test_quotes_show_as_typed_and_markup_stays_text():
     assert '"Ada"' in label and "O'Brien" in label
     assert "&quot;" not in label and "&#x27;" not in label
     assert "<b>" not in label and "&lt;b&gt;" in label and "&amp; Co" in label
+
+
+def test_the_count_over_the_tallest_bar_is_never_cut():
+    from practice.class_round import Bar
+    from ui.class_figures import distribution_figure
+
+    fig = distribution_figure.__wrapped__(
+        (Bar("A", 2, True), Bar("B", 0, False)), "Second vote", True
+    )
+    bars = fig["data"][0]
+    assert bars["cliponaxis"] is False and bars["textposition"] == "outside"
+    assert fig["layout"]["yaxis"]["range"][1] >= 2 * 1.25
