@@ -4,8 +4,8 @@ few steps (the page's curve), and the process's peak memory after each.
     .venv/bin/python bench/bench_model.py          (needs requirements-model.txt)
 
 Targets on a 2-core machine: group <= 10 s, step <= 10 s, peak memory (max RSS, the whole
-process, from the kernel) <= 2.5 GB (10^9 bytes; 2.33 GiB). "load" is the machine's load average (1, 5, 15 min):
-above ~2, other programs shared the cores.
+process, from the kernel) <= 2.5 GB (10^9 bytes; 2.33 GiB). "load" is the machine's load
+average (1, 5, 15 min): above ~2, other programs shared the cores.
 """
 
 from __future__ import annotations
