@@ -120,10 +120,15 @@ def live_path(task: str = SAVED_6_7, k: int = 8, seed: int = 0, present: bool = 
     return "/real-model?" + urlencode({**query, **({"present": 1} if present else {})})
 
 
-def sample_and_step(page) -> None:
+def sample(page) -> None:
+    """Press "Sample K answers" and wait for the group's table."""
     page.get_by_role("button", name="Sample K answers").click()
     page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
     settle(page)
+
+
+def sample_and_step(page) -> None:
+    sample(page)
     page.get_by_role("button", name="Take one real GRPO step").click()
     page.get_by_text("moved in the direction of their advantage").wait_for(timeout=LONG)
     settle(page)
@@ -192,9 +197,7 @@ def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(app_url,
     page = context.new_page()
     page.set_default_timeout(60_000)
     open_path(page, app_url, live_path(k=2, seed=3))
-    page.get_by_role("button", name="Sample K answers").click()
-    page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
-    settle(page)
+    sample(page)
     page.get_by_role("button", name="Run 3 steps").click()
     page.get_by_text("group by group").wait_for(timeout=LONG)
     settle(page)
