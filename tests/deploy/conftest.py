@@ -82,7 +82,7 @@ def deployment(session_deployment):
 
 def restore(dep: Deployment, seconds: float = 30) -> None:
     """Start any replica that is down, then have nginx forget that one failed (it skips a
-    replica that refused a connection for fail_timeout, 10 s: a reload starts new workers
+    replica that failed 3 connections for fail_timeout, 10 s: a reload starts new workers
     with no such memory) and wait until it sends new browsers to every replica."""
     for i, process in enumerate(dep.apps):
         if process is None or process.poll() is not None:

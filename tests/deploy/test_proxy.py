@@ -74,8 +74,9 @@ def test_sessions_spread_over_replicas_and_stick(deployment):
         return await asyncio.gather(*(browser() for _ in range(16)))
 
     results = run_async(classroom())
+    errors = (deployment.run_dir / "nginx-error.log").read_text()[-2000:]
     for first, seen in results:
-        assert set(seen) == {first}, f"one browser's requests went to replicas {seen}"
+        assert set(seen) == {first}, f"one browser's requests went to replicas {seen}:\n{errors}"
     replicas = {first for first, _ in results}
     assert replicas == {"1", "2"}, f"16 new browsers all landed on replica {replicas}"
 
