@@ -42,6 +42,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from practice.followup_items import NOUN_GLUE, list_items, relates
 from practice.followup_text import Token, american, normalise, tokens
 from practice.questions import KeyPoint
 
@@ -75,6 +76,8 @@ _CONTRASTIVE = re.compile(r"\b(?:instead of|rather than|without|unlike|other tha
 _LEAVES_OUT = re.compile(r"\b(?:skip\w*|omit\w*|drop\w*|remov\w*|lack\w*|leaves? out)\b")
 _FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
 """A sentence of at least 10 words, under 15 % of them function words, is a list."""
+_CONNECTIVES = frozenset("so but which because since then while whereas thus hence".split())  # noqa: SIM905
+"""Words that open a clause of its own after a comma."""
 _AFTER_WORDS = 3
 """Words after a match within which a negator still denies it ("the mean is no longer ...")."""
 _CONTRAST_WORDS = 4
@@ -196,8 +199,14 @@ def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
 
 def _acts(item: list[str]) -> bool:
     """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
-    more words, the first not a function word, another one a function word."""
+    more words, the first not a function word, another one a function word; or three or
+    more opened by a connective ("so no reward signal") or by "and"/"or" and a word that
+    is no noun phrase's ("and they waste compute", not "and the std versus the mean")."""
     words = [w.strip(".,;:()") for w in item]
+    if len(words) >= 3 and words[0] in _CONNECTIVES:
+        return True  # "so no reward signal": a clause of its own
+    if len(words) >= 3 and words[0] in ("and", "or") and words[1] in _FUNCTION_WORDS - NOUN_GLUE:
+        return True  # "and they waste compute", not "and the std"
     return (
         len(words) >= 2
         and words[0] not in _FUNCTION_WORDS
@@ -293,12 +302,18 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 
 def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: int) -> bool:
     """Whether the nearest actor or rival (``actors``: both, phrasings) named before
-    ``start``, or at it (the phrasing names the actor itself), is an actor, or none is."""
+    ``start``, or at it (the phrasing names the actor itself), is an actor, or none is. A
+    rival named inside an actor's phrasing ("without the std" for centring alone) is none."""
     actor, rivals = actors
     if not actor:
         return True
     named = [(s, True) for p in actor for s in find(p, toks)]
-    named += [(s, False) for p in rivals for s in find(p, toks)]
+    named += [
+        (s, False)
+        for p in rivals
+        for s in find(p, toks)
+        if not any(a[0] <= s[0] and s[1] <= a[1] for a, _ in named)
+    ]
     before = [(span[0], is_actor) for span, is_actor in named if span[0] <= start]
     return max(before)[1] if before else True
 
@@ -373,15 +388,20 @@ def _quote(text: str) -> str:
 
 def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
     """Whether ``point`` is made in a sentence (or two adjacent ones), by its needs or its
-    or_needs."""
+    or_needs; in a listed sentence, only inside one item that relates its words
+    (``practice.followup_items``)."""
     for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
         if is_list(sentence):
-            continue
-        toks = tokens(sentence)
-        for needs in (point.needs, point.or_needs):
-            words = _related(point, needs, sentence, toks) if needs else None
-            if words is not None:
-                return PointMatch(True, _quote(original), words)
+            parts = [sentence[a:b].strip() for a, b in list_items(sentence)]
+            parts = [p for p in parts if relates(p, _FUNCTION_WORDS, is_list)]
+        else:
+            parts = [sentence]
+        for part in parts:
+            toks = tokens(part)
+            for needs in (point.needs, point.or_needs):
+                words = _related(point, needs, part, toks) if needs else None
+                if words is not None:
+                    return PointMatch(True, _quote(original), words)
     return PointMatch(False)
 
 

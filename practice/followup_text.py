@@ -59,6 +59,8 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\b1\.15\d*\b", "1.155"),
     (r"\b(?:one|1) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
     (r"\bzero\b", "0"),
+    # words
+    (r"\bany more\b", "anymore"),
 )
 """(pattern, replacement) on normalised text, in order."""
 _COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)
