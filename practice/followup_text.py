@@ -34,6 +34,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     # symbols and their names
     (r"\bstandard[ -]deviations?\b|\bstd\.?[ -]?devs?\b|\bstdevs?\b|σ|\bsigmas?\b", "std"),
     (r"\bepsilons?\b|ε|\beps\b", "eps"),
+    (r"\bmu\b|μ", "mean"),
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
     (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
