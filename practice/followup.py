@@ -67,6 +67,8 @@ _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORE
 _CLAUSE_SPLIT = re.compile(
     r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
 )
+_PARTICIPLE = re.compile(r"\s*(?:computed|calculated|taken|measured|estimated|averaged|pooled)\b")
+"""A participle opening a phrase that describes the clause before it, not a new clause."""
 _FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
 """Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
 _STRONG_NEGATORS = re.compile(
@@ -78,6 +80,11 @@ _FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
 """A sentence of at least 10 words, under 15 % of them function words, is a list."""
 _CONNECTIVES = frozenset("so but which because since then while whereas thus hence".split())  # noqa: SIM905
 """Words that open a clause of its own after a comma."""
+_VERBS = frozenset(
+    """get gets is are was were has have had does do did can will would should could may
+    might must""".split()  # noqa: SIM905
+)
+"""Function words that are verbs: an item they open does something."""
 _AFTER_WORDS = 3
 """Words after a match within which a negator still denies it ("the mean is no longer ...")."""
 _CONTRAST_WORDS = 4
@@ -179,7 +186,8 @@ def sentences(answer: str) -> list[str]:
 def _clauses(sentence: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of a normalised sentence. A colon after a head of at
     most ``HEAD_WORDS`` words ("mean: still per group", a note's label) does not end one,
-    nor do the parentheses of a formula ("(r-mean_g)/std_batch")."""
+    nor do the parentheses of a formula ("(r-mean_g)/std_batch"), nor a comma before a
+    participle that describes what came before ("..., computed over the group")."""
     bounds, start = [], 0
     formula = {i for m in _FORMULA_PARENS.finditer(sentence) for i in (m.start(), m.end() - 1)}
     for m in _CLAUSE_SPLIT.finditer(sentence):
@@ -187,6 +195,8 @@ def _clauses(sentence: str) -> list[tuple[int, int]]:
             continue
         if m.start() in formula:  # "(r-mean_g)" is a term of a formula, not an aside
             continue
+        if m.group(0) == "," and _PARTICIPLE.match(sentence, m.end()):
+            continue  # "A = (r - mean)/std, computed over that prompt's answers" goes on
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(sentence)))
@@ -199,10 +209,13 @@ def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
 
 def _acts(item: list[str]) -> bool:
     """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
-    more words, the first not a function word, another one a function word; or three or
+    more words, the first not a function word (or a verb: "get the rewards"), another one a
+    function word; or three or
     more opened by a connective ("so no reward signal") or by "and"/"or" and a word that
     is no noun phrase's ("and they waste compute", not "and the std versus the mean")."""
     words = [w.strip(".,;:()") for w in item]
+    if len(words) >= 2 and words[0] in _VERBS:
+        return True  # "get the rewards", "is the std": a verb, though a function word
     if len(words) >= 3 and words[0] in _CONNECTIVES:
         return True  # "so no reward signal": a clause of its own
     if len(words) >= 3 and words[0] in ("and", "or") and words[1] in _FUNCTION_WORDS - NOUN_GLUE:
@@ -236,8 +249,8 @@ def is_list(sentence: str) -> bool:
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
     if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
-    if "=" in bare:
-        return False  # an equation relates its terms itself, function words or not
+    if "=" in bare or "->" in bare:
+        return False  # an equation or an arrow relates its terms itself, function words or not
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
         return function < _FUNCTION_SHARE * len(words)
@@ -300,9 +313,10 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 # --- a point in a scope ----------------------------------------------------------------------
 
 
-def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: int) -> bool:
-    """Whether the nearest actor or rival (``actors``: both, phrasings) named before
-    ``start``, or at it (the phrasing names the actor itself), is an actor, or none is. A
+def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int) -> bool:
+    """Whether the nearest actor or rival (``actors``: both, phrasings) named before a
+    phrasing's ``end``, so before it or in it (the phrasing names the actor itself: "the
+    std"), is an actor, or none is. A
     rival named inside an actor's phrasing ("without the std" for centring alone) is none."""
     actor, rivals = actors
     if not actor:
@@ -314,7 +328,7 @@ def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: i
         for s in find(p, toks)
         if not any(a[0] <= s[0] and s[1] <= a[1] for a, _ in named)
     ]
-    before = [(span[0], is_actor) for span, is_actor in named if span[0] <= start]
+    before = [(span[0], is_actor) for span, is_actor in named if span[0] < end]
     return max(before)[1] if before else True
 
 
@@ -348,7 +362,7 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
                     sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
                 )
                 == (point.negated and g == last)
-                and _bound_right(actors, toks, s[0])
+                and _bound_right(actors, toks, s[1])
             ]
             apart = [s for s in ok if not any(s[0] < b and a < s[1] for a, b in chosen)]
             if not apart:
