@@ -85,6 +85,10 @@ _VERBS = frozenset(
     might must""".split()  # noqa: SIM905
 )
 """Function words that are verbs: an item they open does something."""
+_NEW_SUBJECT = re.compile(
+    r"\b(?:and|or) (?:the|a|an|it|they|this|that|these|those|its|their|we|you|i)\b"
+)
+"""An "and" opening a new subject: a negator before it denies nothing after it."""
 _AFTER_WORDS = 3
 """Words after a match within which a negator still denies it ("the mean is no longer ...")."""
 _CONTRAST_WORDS = 4
@@ -259,7 +263,8 @@ def is_list(sentence: str) -> bool:
 
 def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consumed) -> bool:
     """Whether the match at ``span`` is negated in its clause (negators in ``consumed``
-    spans belong to a matched phrasing and do not count)."""
+    spans belong to a matched phrasing and do not count; a negator before an "and" that
+    opens a new subject, "and the baseline ...", denies nothing after it)."""
     lo, hi = clause
     text = sentence[lo:hi]
     part = _and_part(sentence, clause, span[0])
@@ -267,6 +272,8 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
         where = (lo + m.start(), lo + m.end())
         after = len(sentence[span[1] : where[0]].split())
         in_scope = where[0] < span[1] or (part[0] <= where[0] < part[1] and after <= _AFTER_WORDS)
+        if where[0] < span[0] and _NEW_SUBJECT.search(sentence, where[1], span[0]):
+            in_scope = False  # "X isn't part of it and the baseline doesn't ...": a new subject
         if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
             return True
     for m in _CONTRASTIVE.finditer(text):

@@ -62,6 +62,10 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bzero\b", "0"),
     # words
     (r"\bany more\b", "anymore"),
+    (r"\bcan't\b", "cannot"),
+    (r"\bwon't\b", "will not"),
+    (r"\b(is|are|was|were|does|do|did|has|have|had|should|would|could)n't\b", r"\1 not"),
+    (r"\b(mean|std)\((?:r|rewards?|r_\w+)\)", r"\1"),
 )
 """(pattern, replacement) on normalised text, in order."""
 _COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)
