@@ -17,8 +17,10 @@ import re
 
 __all__ = ["ITEM_SPLIT", "NOUN_GLUE", "list_items", "relates"]
 
-ITEM_SPLIT = re.compile(r"[,;]|\s/\s|->|=>|\s\*\s|\s-\s|\s\u2014\s")
-"""What separates the items of a list: commas, semicolons, slashes, arrows, bullets, dashes."""
+ITEM_SPLIT = re.compile(r"[,;]|->|=>|\s\*\s|\s\u2014\s")
+"""What separates the items of a normalised list: commas, semicolons, arrows, bullets and
+dashes (a slash or a hyphen is part of a term there: ``normalise`` drops the spaces
+around them)."""
 
 NOUN_GLUE = frozenset(
     """the a an of per all and or vs versus its their each every own same other more less
