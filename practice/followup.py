@@ -58,6 +58,9 @@ PAIR_WORDS = 2
 """Two adjacent sentences are read as one only when each has at least this many words."""
 HEAD_WORDS = 3
 """A colon after at most this many words labels what follows ("std: whole batch")."""
+MAX_CHOICES = 64
+"""How many choices of one phrasing per concept group are tried in one scope, at most (a
+long answer repeating its words cannot make the grader slow)."""
 GAP_WORDS = 4
 """How many words ``..`` in a phrasing stands for, at most."""
 
@@ -89,6 +92,10 @@ _NEW_SUBJECT = re.compile(
     r"\b(?:and|or) (?:the|a|an|it|they|this|that|these|those|its|their|we|you|i)\b"
 )
 """An "and" opening a new subject: a negator before it denies nothing after it."""
+_RELATIVE = re.compile(r"\b(?:that|which|who)\b")
+"""A relative pronoun: a negator after it is in its own clause ("... that mean nothing")."""
+_SUBJECT = re.compile(r"\b(?:you|we|they|i|he|she)(?:'\w+)?\b")
+"""A subject pronoun: after "without it" it opens the main clause, which is not denied."""
 _AFTER_WORDS = 3
 """Words after a match within which a negator still denies it ("the mean is no longer ...")."""
 _CONTRAST_WORDS = 4
@@ -264,7 +271,9 @@ def is_list(sentence: str) -> bool:
 def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consumed) -> bool:
     """Whether the match at ``span`` is negated in its clause (negators in ``consumed``
     spans belong to a matched phrasing and do not count; a negator before an "and" that
-    opens a new subject, "and the baseline ...", denies nothing after it)."""
+    opens a new subject, "and the baseline ...", or a label's colon denies nothing after it,
+    one after a relative pronoun nothing before it; "without" reaches no further than a
+    subject pronoun: "without it you'd divide by 0")."""
     lo, hi = clause
     text = sentence[lo:hi]
     part = _and_part(sentence, clause, span[0])
@@ -274,6 +283,10 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
         in_scope = where[0] < span[1] or (part[0] <= where[0] < part[1] and after <= _AFTER_WORDS)
         if where[0] < span[0] and _NEW_SUBJECT.search(sentence, where[1], span[0]):
             in_scope = False  # "X isn't part of it and the baseline doesn't ...": a new subject
+        if where[0] < span[0] and ":" in sentence[where[1] : span[0]]:
+            in_scope = False  # "Nothing useful: the advantages are all 0": a label's negator
+        if where[0] >= span[1] and _RELATIVE.search(sentence, span[1], where[0]):
+            in_scope = False  # "advantages of normal size that mean nothing": another clause
         if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
             return True
     for m in _CONTRASTIVE.finditer(text):
@@ -282,6 +295,7 @@ def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], cons
         if (
             at <= span[0]
             and reach <= _CONTRAST_WORDS
+            and not _SUBJECT.search(sentence, at, span[0])  # "without it, you'd divide ..."
             and not any(a <= lo + m.start() and at <= b for a, b in consumed)
         ):
             return True
@@ -358,9 +372,8 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     consumed = [s for group in found for s in group]
     last, actors = len(found) - 1, _actors(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
-        chosen = []
-        for g, group in enumerate(found):
-            ok = [
+        ok = [
+            [
                 s
                 for s in group
                 if scope[0] <= s[0]
@@ -371,14 +384,24 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
                 == (point.negated and g == last)
                 and _bound_right(actors, toks, s[1])
             ]
-            apart = [s for s in ok if not any(s[0] < b and a < s[1] for a, b in chosen)]
-            if not apart:
-                break
-            chosen.append(apart[0])
-        else:
+            for g, group in enumerate(found)
+        ]
+        for chosen in itertools.islice(_apart(ok), MAX_CHOICES):
             if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
+
+
+def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):
+    """Every choice of one span per group, in order, no two overlapping (each group's own
+    words: "turns that noise into" and "noise" cannot both be chosen, "normal size" and
+    "noise" can)."""
+    if len(chosen) == len(candidates):
+        yield list(chosen)
+        return
+    for s in candidates[len(chosen)]:
+        if not any(s[0] < b and a < s[1] for a, b in chosen):
+            yield from _apart(candidates, (*chosen, s))
 
 
 def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> bool:

@@ -59,6 +59,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
     (r"\b(?:one|1) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\bnon[- ]?zero\b", "nonzero"),
     (r"\bzero\b", "0"),
     # words
     (r"\bany more\b", "anymore"),

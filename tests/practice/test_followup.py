@@ -383,6 +383,24 @@ needs = [["divid* .. std"]]
             True,
         ),
         (RLOO, 2, "The baseline is not independent of the answer.", False),
+        # a label's negator ("Nothing useful:") denies nothing after the colon
+        ("followup-identical-rewards", 0, "Nothing useful: the advantages are all zero.", True),
+        ("followup-identical-rewards", 0, "The advantages are not zero.", False),
+        # a negator in a relative clause after the match denies its own clause only
+        (
+            "followup-float32",
+            2,
+            "The z-score turns that noise into advantages of normal size that mean nothing.",
+            True,
+        ),
+        # "without it" is denied, not the main clause a subject pronoun opens
+        (
+            "followup-identical-rewards",
+            1,
+            "eps matters here: without it you'd divide zero by zero.",
+            True,
+        ),
+        ("followup-identical-rewards", 1, "eps is moot here: you never divide by zero.", False),
         # a comma before a participle continues the clause (a clause-scoped point)
         (
             "followup-walkthrough",

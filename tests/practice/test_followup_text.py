@@ -35,6 +35,7 @@ def keys(text: str) -> list[str]:
         (["doesn't", "does not"], "does not"),
         (["isn't", "is not"], "is not"),
         (["can't", "cannot"], "cannot"),
+        (["non-zero", "nonzero", "non zero"], "nonzero"),
     ],
 )
 def test_forms_read_the_same(forms, one):
