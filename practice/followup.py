@@ -9,26 +9,26 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
 - the phrasings are compared as tokens (``practice.followup_text``): stems, one spelling of
   symbols, numbers and formulas ("biases" is "bias", "K minus one" is "K-1", "(4/3)^0.5"
   is "√(4/3)");
-- no phrasing is negated: a negator ("not", "no", "never", "n't", ...) before it in its
-  clause, or at most three words after it in the same part of the clause (up to an "and":
-  in "the advantages are 0 and give no signal" the "no" denies nothing before the "and";
-  in "the group mean is no longer subtracted" it denies the mean), or a contrastive
-  one ("instead of", "rather than", "without", "unlike") just before it, cancels it,
-  unless the negator is part of a matched phrasing ("does not divide"). With
-  ``negated = true`` the last group must be negated instead, or follow a verb of leaving
-  out ("skips", "drops", "omits"): the point is a denial ("RLOO does *not* divide by the
-  std");
-- the direction holds: with ``actor``, the nearest actor or rival named before (or at)
+- no phrasing is negated (``practice.followup_negation``: a negator before it in its
+  clause or just after it, a contrastive "without"/"instead of" just before it, unless the
+  negator is part of a matched phrasing, "does not divide"). With ``negated = true`` the
+  last group must be denied instead (or follow a verb of leaving out, "skips", or be
+  denied for the actor by the clause after it, "..., which RLOO never does"): the point is
+  a denial ("RLOO does *not* divide by the std");
+- the direction holds: with ``actor``, the nearest actor or rival named before (or in)
   each group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
   ``or_actor`` names who ``or_needs`` is about when that is another actor (the point's
   other half: "numpy defaults to ddof 0, torch to ddof 1");
-- each group's phrasing is its own words (two groups never share a word);
+- each group's phrasing is its own words (two groups never share a word; every choice of
+  one phrasing per group is tried, up to ``MAX_CHOICES``);
 - the scope does not state the point's contrary: a phrasing of ``unless`` (a swapped
   relation, "the batch mean" for "centring stays per group"), not negated, voids it there;
 - the phrasings are related, not listed: a sentence that is a list (short comma-separated
-  items, or words with no function word between them) earns nothing, and neither do
-  phrasings separated only by list glue (", ", "and", "/", ...).
+  items, or words with no function word between them) earns a point only inside one of its
+  items that relates its words (``practice.followup_items``: "A_i = (R_i - mean)/std",
+  "same A_i for every token"), and phrasings separated only by list glue (", ", "and",
+  "/", ...) earn nothing.
 
 Phrasing syntax (lower case): words and symbols as typed; ``*`` ends a word with any ending
 (``rescal*``); ``..`` stands for up to four words (``divid* .. std``). Never evaluates
@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 
 from practice.followup_items import NOUN_GLUE, list_items, relates
+from practice.followup_negation import denied, ellipsis_subject, negated
 from practice.followup_text import Token, american, normalise, tokens
 from practice.questions import KeyPoint
 
@@ -74,11 +75,6 @@ _PARTICIPLE = re.compile(r"\s*(?:computed|calculated|taken|measured|estimated|av
 """A participle opening a phrase that describes the clause before it, not a new clause."""
 _FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
 """Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
-_STRONG_NEGATORS = re.compile(
-    r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
-)
-_CONTRASTIVE = re.compile(r"\b(?:instead of|rather than|without|unlike|other than)\b")
-_LEAVES_OUT = re.compile(r"\b(?:skip\w*|omit\w*|drop\w*|remov\w*|lack\w*|leaves? out)\b")
 _FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
 """A sentence of at least 10 words, under 15 % of them function words, is a list."""
 _CONNECTIVES = frozenset("so but which because since then while whereas thus hence".split())  # noqa: SIM905
@@ -88,18 +84,6 @@ _VERBS = frozenset(
     might must""".split()  # noqa: SIM905
 )
 """Function words that are verbs: an item they open does something."""
-_NEW_SUBJECT = re.compile(
-    r"\b(?:and|or) (?:the|a|an|it|they|this|that|these|those|its|their|we|you|i)\b"
-)
-"""An "and" opening a new subject: a negator before it denies nothing after it."""
-_RELATIVE = re.compile(r"\b(?:that|which|who)\b")
-"""A relative pronoun: a negator after it is in its own clause ("... that mean nothing")."""
-_SUBJECT = re.compile(r"\b(?:you|we|they|i|he|she)(?:'\w+)?\b")
-"""A subject pronoun: after "without it" it opens the main clause, which is not denied."""
-_AFTER_WORDS = 3
-"""Words after a match within which a negator still denies it ("the mean is no longer ...")."""
-_CONTRAST_WORDS = 4
-"""Words after a contrastive negator that it negates."""
 _GLUE = frozenset(
     ", ; / & and or the a an plus also as well vs versus - · etc its their then".split()  # noqa: SIM905
 ) | {""}
@@ -268,58 +252,6 @@ def is_list(sentence: str) -> bool:
     return len(words) >= 3 and not function
 
 
-def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consumed) -> bool:
-    """Whether the match at ``span`` is negated in its clause (negators in ``consumed``
-    spans belong to a matched phrasing and do not count; a negator before an "and" that
-    opens a new subject, "and the baseline ...", or a label's colon denies nothing after it,
-    one after a relative pronoun nothing before it; "without" reaches no further than a
-    subject pronoun: "without it you'd divide by 0")."""
-    lo, hi = clause
-    text = sentence[lo:hi]
-    part = _and_part(sentence, clause, span[0])
-    for m in _STRONG_NEGATORS.finditer(text):
-        where = (lo + m.start(), lo + m.end())
-        after = len(sentence[span[1] : where[0]].split())
-        in_scope = where[0] < span[1] or (part[0] <= where[0] < part[1] and after <= _AFTER_WORDS)
-        if where[0] < span[0] and _NEW_SUBJECT.search(sentence, where[1], span[0]):
-            in_scope = False  # "X isn't part of it and the baseline doesn't ...": a new subject
-        if where[0] < span[0] and ":" in sentence[where[1] : span[0]]:
-            in_scope = False  # "Nothing useful: the advantages are all 0": a label's negator
-        if where[0] >= span[1] and _RELATIVE.search(sentence, span[1], where[0]):
-            in_scope = False  # "advantages of normal size that mean nothing": another clause
-        if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
-            return True
-    for m in _CONTRASTIVE.finditer(text):
-        at = lo + m.end()
-        reach = len(sentence[at : span[0]].split())
-        if (
-            at <= span[0]
-            and reach <= _CONTRAST_WORDS
-            and not _SUBJECT.search(sentence, at, span[0])  # "without it, you'd divide ..."
-            and not any(a <= lo + m.start() and at <= b for a, b in consumed)
-        ):
-            return True
-    return False
-
-
-def _denied(sentence: str, clause, span, consumed, denial: bool) -> bool:
-    """Whether the match is negated; for a point's denial a verb of leaving out ("skips",
-    "drops", "omits", "lacks") before it in its clause denies it too (both: not denied)."""
-    negated = _negated(sentence, clause, span, consumed)
-    left_out = denial and _LEAVES_OUT.search(sentence[clause[0] : span[0]]) is not None
-    return negated != left_out  # "doesn't skip the std" divides by it
-
-
-def _and_part(sentence: str, clause: tuple[int, int], at: int) -> tuple[int, int]:
-    """(start, end) of the part of ``clause`` around ``at`` between two "and"s."""
-    cuts = [clause[0]]
-    cuts += [
-        clause[0] + m.start() for m in re.finditer(r"\band\b", sentence[clause[0] : clause[1]])
-    ]
-    cuts.append(clause[1])
-    return next(((a, b) for a, b in itertools.pairwise(cuts) if a <= at < b), clause)
-
-
 def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
     """Whether three or more matches are listed: every gap between consecutive ones is
     list glue, one with a separator (", the", "; ", " / "); "X, Y" alone is not a list."""
@@ -372,24 +304,33 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     consumed = [s for group in found for s in group]
     last, actors = len(found) - 1, _actors(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
+        where = (sentence, toks, clauses, scope, consumed)
         ok = [
-            [
-                s
-                for s in group
-                if scope[0] <= s[0]
-                and s[1] <= scope[1]
-                and _denied(
-                    sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
-                )
-                == (point.negated and g == last)
-                and _bound_right(actors, toks, s[1])
-            ]
+            [s for s in group if _fits(point, g == last, actors, where, s)]
             for g, group in enumerate(found)
         ]
         for chosen in itertools.islice(_apart(ok), MAX_CHOICES):
             if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
+
+
+def _fits(point: KeyPoint, last: bool, actors, where, span) -> bool:
+    """Whether the match at ``span`` may stand for its concept group: inside the scope, not
+    denied (denied, for a denial's last group), bound to the actor; or, for a denial's last
+    group, denied for the actor by the clause after it ("..., which RLOO never does").
+    ``where``: (sentence, its tokens, its clauses, the scope, the spans of every phrasing)."""
+    sentence, toks, clauses, scope, consumed = where
+    if not (scope[0] <= span[0] and span[1] <= scope[1]):
+        return False
+    denial = point.negated and last
+    clause = _clause_of(clauses, span[0])
+    if denied(sentence, clause, span, consumed, denial) == denial and _bound_right(
+        actors, toks, span[1]
+    ):
+        return True
+    who = ellipsis_subject(sentence, span) if denial and actors[0] else None
+    return who is not None and any(find(p, tokens(who)) for p in actors[0])
 
 
 def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):
@@ -410,7 +351,7 @@ def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> b
     for phrase in point.unless:
         for span in find(phrase, toks):
             inside = scope[0] <= span[0] and span[1] <= scope[1]
-            if inside and not _negated(sentence, _clause_of(clauses, span[0]), span, [span]):
+            if inside and not negated(sentence, _clause_of(clauses, span[0]), span, [span]):
                 return True
     return False
 

@@ -401,6 +401,10 @@ needs = [["divid* .. std"]]
             True,
         ),
         ("followup-identical-rewards", 1, "eps is moot here: you never divide by zero.", False),
+        # a relative clause that denies what precedes it for the actor
+        (RLOO, 3, "GRPO also divides by the group std, which RLOO never does.", True),
+        (RLOO, 3, "GRPO z-scores with the std and RLOO doesn't.", True),
+        (RLOO, 3, "GRPO divides by the std, which GRPO never skips.", False),
         # a comma before a participle continues the clause (a clause-scoped point)
         (
             "followup-walkthrough",
