@@ -4,7 +4,9 @@ Two sets of labelled answers live beside this file: the old hand-written one (``
 ``tuning.toml``; categories good, partial, stuffed, negated, offtopic) and the independent one
 (``heldout_independent.toml``, ``tuning_independent.toml``; written without the key points,
 categories excellent, partial, wrong_but_confident, keyword_salad, swapped, negated,
-off_topic, mixed). ``heldout_independent.toml`` is never read while the grader is tuned.
+off_topic, mixed). ``heldout_fresh.toml`` (the same protocol, never studied) is ``BLIND``:
+reported in aggregate only. The grader engineer's ``tuning_grader.toml`` uses the
+independent categories.
 """
 
 from __future__ import annotations
