@@ -9,26 +9,26 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
 - the phrasings are compared as tokens (``practice.followup_text``): stems, one spelling of
   symbols, numbers and formulas ("biases" is "bias", "K minus one" is "K-1", "(4/3)^0.5"
   is "√(4/3)");
-- no phrasing is negated: a negator ("not", "no", "never", "n't", ...) before it in its
-  clause, or at most three words after it in the same part of the clause (up to an "and":
-  in "the advantages are 0 and give no signal" the "no" denies nothing before the "and";
-  in "the group mean is no longer subtracted" it denies the mean), or a contrastive
-  one ("instead of", "rather than", "without", "unlike") just before it, cancels it,
-  unless the negator is part of a matched phrasing ("does not divide"). With
-  ``negated = true`` the last group must be negated instead, or follow a verb of leaving
-  out ("skips", "drops", "omits"): the point is a denial ("RLOO does *not* divide by the
-  std");
-- the direction holds: with ``actor``, the nearest actor or rival named before (or at)
+- no phrasing is negated (``practice.followup_negation``: a negator before it in its
+  clause or just after it, a contrastive "without"/"instead of" just before it, unless the
+  negator is part of a matched phrasing, "does not divide"). With ``negated = true`` the
+  last group must be denied instead (or follow a verb of leaving out, "skips", or be
+  denied for the actor by the clause after it, "..., which RLOO never does"): the point is
+  a denial ("RLOO does *not* divide by the std");
+- the direction holds: with ``actor``, the nearest actor or rival named before (or in)
   each group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
   ``or_actor`` names who ``or_needs`` is about when that is another actor (the point's
   other half: "numpy defaults to ddof 0, torch to ddof 1");
-- each group's phrasing is its own words (two groups never share a word);
+- each group's phrasing is its own words (two groups never share a word; every choice of
+  one phrasing per group is tried, up to ``MAX_CHOICES``);
 - the scope does not state the point's contrary: a phrasing of ``unless`` (a swapped
   relation, "the batch mean" for "centring stays per group"), not negated, voids it there;
 - the phrasings are related, not listed: a sentence that is a list (short comma-separated
-  items, or words with no function word between them) earns nothing, and neither do
-  phrasings separated only by list glue (", ", "and", "/", ...).
+  items, or words with no function word between them) earns a point only inside one of its
+  items that relates its words (``practice.followup_items``: "A_i = (R_i - mean)/std",
+  "same A_i for every token"), and phrasings separated only by list glue (", ", "and",
+  "/", ...) earn nothing.
 
 Phrasing syntax (lower case): words and symbols as typed; ``*`` ends a word with any ending
 (``rescal*``); ``..`` stands for up to four words (``divid* .. std``). Never evaluates
@@ -42,6 +42,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from practice.followup_items import NOUN_GLUE, list_items, relates
+from practice.followup_negation import denied, ellipsis_subject, negated
 from practice.followup_text import Token, american, normalise, tokens
 from practice.questions import KeyPoint
 
@@ -57,6 +59,9 @@ PAIR_WORDS = 2
 """Two adjacent sentences are read as one only when each has at least this many words."""
 HEAD_WORDS = 3
 """A colon after at most this many words labels what follows ("std: whole batch")."""
+MAX_CHOICES = 64
+"""How many choices of one phrasing per concept group are tried in one scope, at most (a
+long answer repeating its words cannot make the grader slow)."""
 GAP_WORDS = 4
 """How many words ``..`` in a phrasing stands for, at most."""
 
@@ -66,19 +71,19 @@ _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORE
 _CLAUSE_SPLIT = re.compile(
     r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
 )
+_PARTICIPLE = re.compile(r"\s*(?:computed|calculated|taken|measured|estimated|averaged|pooled)\b")
+"""A participle opening a phrase that describes the clause before it, not a new clause."""
 _FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
 """Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
-_STRONG_NEGATORS = re.compile(
-    r"\b(?:not|no(?! matter)|never|nothing|none|neither|nor|cannot|hardly)\b|n't\b|\bwon't\b"
-)
-_CONTRASTIVE = re.compile(r"\b(?:instead of|rather than|without|unlike|other than)\b")
-_LEAVES_OUT = re.compile(r"\b(?:skip\w*|omit\w*|drop\w*|remov\w*|lack\w*|leaves? out)\b")
 _FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
 """A sentence of at least 10 words, under 15 % of them function words, is a list."""
-_AFTER_WORDS = 3
-"""Words after a match within which a negator still denies it ("the mean is no longer ...")."""
-_CONTRAST_WORDS = 4
-"""Words after a contrastive negator that it negates."""
+_CONNECTIVES = frozenset("so but which because since then while whereas thus hence".split())  # noqa: SIM905
+"""Words that open a clause of its own after a comma."""
+_VERBS = frozenset(
+    """get gets is are was were has have had does do did can will would should could may
+    might must""".split()  # noqa: SIM905
+)
+"""Function words that are verbs: an item they open does something."""
 _GLUE = frozenset(
     ", ; / & and or the a an plus also as well vs versus - · etc its their then".split()  # noqa: SIM905
 ) | {""}
@@ -176,7 +181,8 @@ def sentences(answer: str) -> list[str]:
 def _clauses(sentence: str) -> list[tuple[int, int]]:
     """(start, end) of each clause of a normalised sentence. A colon after a head of at
     most ``HEAD_WORDS`` words ("mean: still per group", a note's label) does not end one,
-    nor do the parentheses of a formula ("(r-mean_g)/std_batch")."""
+    nor do the parentheses of a formula ("(r-mean_g)/std_batch"), nor a comma before a
+    participle that describes what came before ("..., computed over the group")."""
     bounds, start = [], 0
     formula = {i for m in _FORMULA_PARENS.finditer(sentence) for i in (m.start(), m.end() - 1)}
     for m in _CLAUSE_SPLIT.finditer(sentence):
@@ -184,6 +190,8 @@ def _clauses(sentence: str) -> list[tuple[int, int]]:
             continue
         if m.start() in formula:  # "(r-mean_g)" is a term of a formula, not an aside
             continue
+        if m.group(0) == "," and _PARTICIPLE.match(sentence, m.end()):
+            continue  # "A = (r - mean)/std, computed over that prompt's answers" goes on
         bounds.append((start, m.start()))
         start = m.end()
     bounds.append((start, len(sentence)))
@@ -196,8 +204,17 @@ def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
 
 def _acts(item: list[str]) -> bool:
     """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
-    more words, the first not a function word, another one a function word."""
+    more words, the first not a function word (or a verb: "get the rewards"), another one a
+    function word; or three or
+    more opened by a connective ("so no reward signal") or by "and"/"or" and a word that
+    is no noun phrase's ("and they waste compute", not "and the std versus the mean")."""
     words = [w.strip(".,;:()") for w in item]
+    if len(words) >= 2 and words[0] in _VERBS:
+        return True  # "get the rewards", "is the std": a verb, though a function word
+    if len(words) >= 3 and words[0] in _CONNECTIVES:
+        return True  # "so no reward signal": a clause of its own
+    if len(words) >= 3 and words[0] in ("and", "or") and words[1] in _FUNCTION_WORDS - NOUN_GLUE:
+        return True  # "and they waste compute", not "and the std"
     return (
         len(words) >= 2
         and words[0] not in _FUNCTION_WORDS
@@ -227,54 +244,12 @@ def is_list(sentence: str) -> bool:
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
     if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
-    if "=" in bare:
-        return False  # an equation relates its terms itself, function words or not
+    if "=" in bare or "->" in bare:
+        return False  # an equation or an arrow relates its terms itself, function words or not
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
         return function < _FUNCTION_SHARE * len(words)
     return len(words) >= 3 and not function
-
-
-def _negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consumed) -> bool:
-    """Whether the match at ``span`` is negated in its clause (negators in ``consumed``
-    spans belong to a matched phrasing and do not count)."""
-    lo, hi = clause
-    text = sentence[lo:hi]
-    part = _and_part(sentence, clause, span[0])
-    for m in _STRONG_NEGATORS.finditer(text):
-        where = (lo + m.start(), lo + m.end())
-        after = len(sentence[span[1] : where[0]].split())
-        in_scope = where[0] < span[1] or (part[0] <= where[0] < part[1] and after <= _AFTER_WORDS)
-        if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
-            return True
-    for m in _CONTRASTIVE.finditer(text):
-        at = lo + m.end()
-        reach = len(sentence[at : span[0]].split())
-        if (
-            at <= span[0]
-            and reach <= _CONTRAST_WORDS
-            and not any(a <= lo + m.start() and at <= b for a, b in consumed)
-        ):
-            return True
-    return False
-
-
-def _denied(sentence: str, clause, span, consumed, denial: bool) -> bool:
-    """Whether the match is negated; for a point's denial a verb of leaving out ("skips",
-    "drops", "omits", "lacks") before it in its clause denies it too (both: not denied)."""
-    negated = _negated(sentence, clause, span, consumed)
-    left_out = denial and _LEAVES_OUT.search(sentence[clause[0] : span[0]]) is not None
-    return negated != left_out  # "doesn't skip the std" divides by it
-
-
-def _and_part(sentence: str, clause: tuple[int, int], at: int) -> tuple[int, int]:
-    """(start, end) of the part of ``clause`` around ``at`` between two "and"s."""
-    cuts = [clause[0]]
-    cuts += [
-        clause[0] + m.start() for m in re.finditer(r"\band\b", sentence[clause[0] : clause[1]])
-    ]
-    cuts.append(clause[1])
-    return next(((a, b) for a, b in itertools.pairwise(cuts) if a <= at < b), clause)
 
 
 def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
@@ -291,15 +266,22 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 # --- a point in a scope ----------------------------------------------------------------------
 
 
-def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, start: int) -> bool:
-    """Whether the nearest actor or rival (``actors``: both, phrasings) named before
-    ``start``, or at it (the phrasing names the actor itself), is an actor, or none is."""
+def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int) -> bool:
+    """Whether the nearest actor or rival (``actors``: both, phrasings) named before a
+    phrasing's ``end``, so before it or in it (the phrasing names the actor itself: "the
+    std"), is an actor, or none is. A
+    rival named inside an actor's phrasing ("without the std" for centring alone) is none."""
     actor, rivals = actors
     if not actor:
         return True
     named = [(s, True) for p in actor for s in find(p, toks)]
-    named += [(s, False) for p in rivals for s in find(p, toks)]
-    before = [(span[0], is_actor) for span, is_actor in named if span[0] <= start]
+    named += [
+        (s, False)
+        for p in rivals
+        for s in find(p, toks)
+        if not any(a[0] <= s[0] and s[1] <= a[1] for a, _ in named)
+    ]
+    before = [(span[0], is_actor) for span, is_actor in named if span[0] < end]
     return max(before)[1] if before else True
 
 
@@ -322,27 +304,45 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     consumed = [s for group in found for s in group]
     last, actors = len(found) - 1, _actors(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
-        chosen = []
-        for g, group in enumerate(found):
-            ok = [
-                s
-                for s in group
-                if scope[0] <= s[0]
-                and s[1] <= scope[1]
-                and _denied(
-                    sentence, _clause_of(clauses, s[0]), s, consumed, point.negated and g == last
-                )
-                == (point.negated and g == last)
-                and _bound_right(actors, toks, s[0])
-            ]
-            apart = [s for s in ok if not any(s[0] < b and a < s[1] for a, b in chosen)]
-            if not apart:
-                break
-            chosen.append(apart[0])
-        else:
+        where = (sentence, toks, clauses, scope, consumed)
+        ok = [
+            [s for s in group if _fits(point, g == last, actors, where, s)]
+            for g, group in enumerate(found)
+        ]
+        for chosen in itertools.islice(_apart(ok), MAX_CHOICES):
             if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
+
+
+def _fits(point: KeyPoint, last: bool, actors, where, span) -> bool:
+    """Whether the match at ``span`` may stand for its concept group: inside the scope, not
+    denied (denied, for a denial's last group), bound to the actor; or, for a denial's last
+    group, denied for the actor by the clause after it ("..., which RLOO never does").
+    ``where``: (sentence, its tokens, its clauses, the scope, the spans of every phrasing)."""
+    sentence, toks, clauses, scope, consumed = where
+    if not (scope[0] <= span[0] and span[1] <= scope[1]):
+        return False
+    denial = point.negated and last
+    clause = _clause_of(clauses, span[0])
+    if denied(sentence, clause, span, consumed, denial) == denial and _bound_right(
+        actors, toks, span[1]
+    ):
+        return True
+    who = ellipsis_subject(sentence, span) if denial and actors[0] else None
+    return who is not None and any(find(p, tokens(who)) for p in actors[0])
+
+
+def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):
+    """Every choice of one span per group, in order, no two overlapping (each group's own
+    words: "turns that noise into" and "noise" cannot both be chosen, "normal size" and
+    "noise" can)."""
+    if len(chosen) == len(candidates):
+        yield list(chosen)
+        return
+    for s in candidates[len(chosen)]:
+        if not any(s[0] < b and a < s[1] for a, b in chosen):
+            yield from _apart(candidates, (*chosen, s))
 
 
 def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> bool:
@@ -351,7 +351,7 @@ def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> b
     for phrase in point.unless:
         for span in find(phrase, toks):
             inside = scope[0] <= span[0] and span[1] <= scope[1]
-            if inside and not _negated(sentence, _clause_of(clauses, span[0]), span, [span]):
+            if inside and not negated(sentence, _clause_of(clauses, span[0]), span, [span]):
                 return True
     return False
 
@@ -373,15 +373,20 @@ def _quote(text: str) -> str:
 
 def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
     """Whether ``point`` is made in a sentence (or two adjacent ones), by its needs or its
-    or_needs."""
+    or_needs; in a listed sentence, only inside one item that relates its words
+    (``practice.followup_items``)."""
     for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
         if is_list(sentence):
-            continue
-        toks = tokens(sentence)
-        for needs in (point.needs, point.or_needs):
-            words = _related(point, needs, sentence, toks) if needs else None
-            if words is not None:
-                return PointMatch(True, _quote(original), words)
+            parts = [sentence[a:b].strip() for a, b in list_items(sentence)]
+            parts = [p for p in parts if relates(p, _FUNCTION_WORDS, is_list)]
+        else:
+            parts = [sentence]
+        for part in parts:
+            toks = tokens(part)
+            for needs in (point.needs, point.or_needs):
+                words = _related(point, needs, part, toks) if needs else None
+                if words is not None:
+                    return PointMatch(True, _quote(original), words)
     return PointMatch(False)
 
 

@@ -34,6 +34,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     # symbols and their names
     (r"\bstandard[ -]deviations?\b|\bstd\.?[ -]?devs?\b|\bstdevs?\b|σ|\bsigmas?\b", "std"),
     (r"\bepsilons?\b|ε|\beps\b", "eps"),
+    (r"\bmu\b|μ", "mean"),
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
     (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
@@ -58,7 +59,14 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
     (r"\b(?:one|1) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\bnon[- ]?zero\b", "nonzero"),
     (r"\bzero\b", "0"),
+    # words
+    (r"\bany more\b", "anymore"),
+    (r"\bcan't\b", "cannot"),
+    (r"\bwon't\b", "will not"),
+    (r"\b(is|are|was|were|does|do|did|has|have|had|should|would|could)n't\b", r"\1 not"),
+    (r"\b(mean|std)\((?:r|rewards?|r_\w+)\)", r"\1"),
 )
 """(pattern, replacement) on normalised text, in order."""
 _COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)

@@ -348,3 +348,123 @@ needs = [["divid* .. std"]]
     path.write_text(text.replace('actor = ["rloo"]\n', "").replace("negated = true\n", ""))
     with pytest.raises(ValueError, match="at least two concept groups"):
         load_bank(path)
+
+
+# --- session 5: direction inside a phrasing, negation's reach, participles, contraries ----
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer", "made"),
+    [
+        # a rival named inside an actor's phrasing ("without the std") is no rival
+        (
+            "followup-why-std",
+            0,
+            "Without the std, a prompt's update scales with its reward scale.",
+            True,
+        ),
+        # the update's dependence on the reward scale blamed on the std: the other direction
+        (
+            "followup-why-std",
+            0,
+            "Centring is fine, but it's the std that makes the update depend on the reward scale.",
+            False,
+        ),
+        # an actor named inside the phrasing itself binds it ("the std")
+        ("followup-why-std", 1, "Centring removes the offset, the std removes the scale.", True),
+        ("followup-why-std", 1, "Centring already puts every prompt on the same scale.", False),
+        # RLOO vs GRPO: the direction of "includes"
+        (RLOO, 0, "RLOO's baseline never includes the sample being scored.", True),
+        # a negator before "and the ..." (a new subject) denies nothing after it
+        (
+            RLOO,
+            2,
+            "Answer i's reward isn't part of it and the baseline doesn't depend on it.",
+            True,
+        ),
+        (RLOO, 2, "The baseline is not independent of the answer.", False),
+        # a label's negator ("Nothing useful:") denies nothing after the colon
+        ("followup-identical-rewards", 0, "Nothing useful: the advantages are all zero.", True),
+        ("followup-identical-rewards", 0, "The advantages are not zero.", False),
+        # a negator in a relative clause after the match denies its own clause only
+        (
+            "followup-float32",
+            2,
+            "The z-score turns that noise into advantages of normal size that mean nothing.",
+            True,
+        ),
+        # "without it" is denied, not the main clause a subject pronoun opens
+        (
+            "followup-identical-rewards",
+            1,
+            "eps matters here: without it you'd divide zero by zero.",
+            True,
+        ),
+        ("followup-identical-rewards", 1, "eps is moot here: you never divide by zero.", False),
+        # a relative clause that denies what precedes it for the actor
+        (RLOO, 3, "GRPO also divides by the group std, which RLOO never does.", True),
+        (RLOO, 3, "GRPO z-scores with the std and RLOO doesn't.", True),
+        (RLOO, 3, "GRPO divides by the std, which GRPO never skips.", False),
+        # a comma before a participle continues the clause (a clause-scoped point)
+        (
+            "followup-walkthrough",
+            1,
+            "A_i = (R_i - mean)/std, computed over the answers for that prompt.",
+            True,
+        ),
+        (
+            "followup-walkthrough",
+            1,
+            "A_i = (R_i - mean)/std, and the mean is over the whole batch.",
+            False,
+        ),
+    ],
+)
+def test_direction_negation_and_clauses(qid, point, answer, made):
+    assert hits(qid, answer)[point] is made
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "said", "swapped"),
+    [
+        (
+            "followup-identical-rewards",
+            3,
+            "DAPO's dynamic sampling filters these groups out and resamples.",
+            "DAPO keeps these groups and filters out the ones with nonzero spread instead.",
+        ),
+        (
+            "followup-float32",
+            0,
+            "float32 keeps about 7 significant digits, so the spacing near 1e6 is 0.0625.",
+            "float32 keeps about 16 significant digits, so that part is fine.",
+        ),
+        (
+            "followup-batch-switch",
+            0,
+            "The mean is still per group and the std is over the whole batch.",
+            "With 'batch', the mean is computed over the whole batch and the std stays per group.",
+        ),
+        (
+            "followup-why-std",
+            2,
+            "Dividing by the std up-weights prompts with low reward variance.",
+            "The std division shrinks low-variance prompts: they contribute less.",
+        ),
+        (
+            "followup-dr-grpo",
+            1,
+            "The length normalisation lets long wrong answers off lightly per token.",
+            "Length normalisation makes correct answers get longer and incorrect ones get shorter.",
+        ),
+        (
+            "followup-no-critic",
+            1,
+            "PPO can learn from one rollout per prompt, GRPO needs a whole group of samples.",
+            "GRPO gets by with one sample per prompt, whereas PPO needs a whole group of samples.",
+        ),
+    ],
+)
+def test_a_swapped_relation_loses_the_point(qid, point, said, swapped):
+    assert hits(qid, said)[point], said
+    assert not hits(qid, swapped)[point], swapped

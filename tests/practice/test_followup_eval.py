@@ -66,9 +66,11 @@ def check(c: dict[str, int], part: str) -> None:
 
 # --- the independent set: written without the key points ----------------------------------
 # Targets of issue 21: precision >= 0.95, recall >= 0.9, no swapped or keyword-salad answer
-# above 25 % credit. Not met (README.md has the figures); these guard the measured ones so a
-# change to the grader or the phrasings cannot quietly make them worse.
-HELD_OUT_FLOOR = {"precision": 0.85, "recall": 0.75, "over_credited": 8}
+# above 25 % credit. This set was studied answer by answer while tuning, so its figures are
+# not a measure of generalisation (the fresh set's are, README.md); these guard the measured
+# ones so a change to the grader or the phrasings cannot quietly make them worse. Its swapped
+# answers above 25 % are all labelled above 25 % (they make points they do not swap).
+HELD_OUT_FLOOR = {"precision": 0.97, "recall": 0.9, "over_credited": 5, "beyond_labels": 0}
 
 
 def test_the_independent_set_is_big_mixed_and_labelled_in_range():
@@ -88,7 +90,22 @@ def test_independent_held_out_figures_do_not_regress():
     c = counts(answers)["all"]
     assert precision(c) >= HELD_OUT_FLOOR["precision"], c
     assert recall(c) >= HELD_OUT_FLOOR["recall"], c
-    assert len(over_credited(answers)) <= HELD_OUT_FLOOR["over_credited"]
+    over = over_credited(answers)
+    assert len(over) <= HELD_OUT_FLOOR["over_credited"]
+    beyond = [o for o in over if o[2] > o[3]]
+    assert len(beyond) <= HELD_OUT_FLOOR["beyond_labels"], beyond
+
+
+def test_a_blind_set_is_reported_without_its_answers(monkeypatch):
+    """The fresh held-out set is reported in aggregate only: no answer text, no category
+    (a set studied answer by answer can be tuned to). Checked on a tuning set made blind."""
+    from tests.practice.followup_eval import metrics
+
+    monkeypatch.setattr(metrics, "BLIND", frozenset({"tuning_independent.toml"}))
+    text = metrics.report("tuning_independent.toml")
+    assert "blind" in text and "followup-why-std" in text
+    assert not any(a["text"][:40] in text for a in load("tuning_independent.toml"))
+    assert "keyword_salad" not in text and "excellent" not in text
 
 
 def test_the_held_out_file_is_never_edited_after_its_commit():
@@ -108,3 +125,13 @@ def test_the_held_out_file_is_never_edited_after_its_commit():
     if log.returncode != 0 or not log.stdout.strip():
         pytest.skip("not a git checkout")
     assert len(log.stdout.split()) == 1, log.stdout
+
+
+def test_the_engineers_tuning_set_is_labelled_in_range_and_graded_as_measured():
+    answers = load("tuning_grader.toml")
+    assert len(answers) >= 70
+    for a in answers:
+        assert a["category"] in INDEPENDENT and a["question"] in FOLLOWUPS
+        assert all(1 <= p <= len(FOLLOWUPS[a["question"]].key_points) for p in a["points"])
+    c = counts(answers)["all"]
+    assert precision(c) >= 0.95 and recall(c) >= 0.95, c

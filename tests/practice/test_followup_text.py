@@ -29,6 +29,13 @@ def keys(text: str) -> list[str]:
         (["fp32", "float 32", "single precision", "float32"], "float32"),
         (["Dr. GRPO", "Dr GRPO", "dr.grpo"], "drgrpo"),
         (["unbiased=False", "correction=0", "ddof=0"], "ddof=0"),
+        (["mu", "μ", "mean", "mean(r)", "mean(rewards)"], "mean"),
+        (["std(r)", "std(r_i)", "sigma"], "std"),
+        (["any more", "anymore"], "anymore"),
+        (["doesn't", "does not"], "does not"),
+        (["isn't", "is not"], "is not"),
+        (["can't", "cannot"], "cannot"),
+        (["non-zero", "nonzero", "non zero"], "nonzero"),
     ],
 )
 def test_forms_read_the_same(forms, one):

@@ -4,7 +4,9 @@ Two sets of labelled answers live beside this file: the old hand-written one (``
 ``tuning.toml``; categories good, partial, stuffed, negated, offtopic) and the independent one
 (``heldout_independent.toml``, ``tuning_independent.toml``; written without the key points,
 categories excellent, partial, wrong_but_confident, keyword_salad, swapped, negated,
-off_topic, mixed). ``heldout_independent.toml`` is never read while the grader is tuned.
+off_topic, mixed). ``heldout_fresh.toml`` (the same protocol, never studied) is ``BLIND``:
+reported in aggregate only. The grader engineer's ``tuning_grader.toml`` uses the
+independent categories.
 """
 
 from __future__ import annotations
@@ -116,11 +118,19 @@ def line(name: str, c: dict[str, int]) -> str:
     )
 
 
+BLIND = frozenset({"heldout_fresh.toml"})
+"""Sets whose answers and per-answer results are never shown: only the overall and
+per-question figures are reported (a set studied answer by answer can be tuned to)."""
+
+
 def report(name: str) -> str:
-    """Per category and per question, then the over-credited swapped or salad answers."""
+    """Overall, per category and per question, then the over-credited swapped or salad
+    answers; for a ``BLIND`` set only overall and per question, and the count."""
     answers = load(name)
-    lines = [f"== {name}: {len(answers)} answers"]
-    lines += [line(k, c) for k, c in counts(answers).items()]
+    blind = name in BLIND
+    lines = [f"== {name}: {len(answers)} answers" + (" (blind: aggregates only)" if blind else "")]
+    by_category = counts(answers)
+    lines += [line(k, c) for k, c in by_category.items() if not blind or k == "all"]
     lines += [line(k, c) for k, c in counts(answers, by="question").items() if k != "all"]
     over = over_credited(answers)
     beyond = [o for o in over if o[2] > o[3]]
@@ -128,10 +138,11 @@ def report(name: str) -> str:
         f"swapped or keyword-salad answers above {MAX_CREDIT:.0%} credit: {len(over)} "
         f"({len(beyond)} credited beyond the points they truly make)"
     )
-    lines += [
-        f"  {q} ({cat}, {credit:.0%}, labelled {share:.0%}): {text[:110]}"
-        for q, cat, credit, share, text in over
-    ]
+    if not blind:
+        lines += [
+            f"  {q} ({cat}, {credit:.0%}, labelled {share:.0%}): {text[:110]}"
+            for q, cat, credit, share, text in over
+        ]
     return "\n".join(lines)
 
 

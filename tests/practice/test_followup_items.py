@@ -1,0 +1,79 @@
+"""practice.followup_items and the grader on listed sentences: a point is earned inside one
+item that relates its words, never across items, and a keyword list still earns nothing."""
+
+import pytest
+
+from practice.followup import _FUNCTION_WORDS, is_list, normalise
+from practice.followup_items import list_items, relates
+from practice.grading import grade_followup
+
+
+def items(sentence: str) -> list[str]:
+    n = normalise(sentence)
+    return [n[a:b].strip() for a, b in list_items(n)]
+
+
+def test_items_are_cut_at_commas_semicolons_arrows_bullets_and_dashes():
+    assert items("a b, c d; e -> f * g — h") == ["a b", "c d", "e", "f", "g", "h"]
+    assert items("K/(K-1), sqrt(4/3)") == ["k/(k-1)", "sqrt(4/3)"], "a fraction is one item"
+    assert items("one item") == ["one item"]
+    with pytest.raises(ValueError):
+        list_items(None)
+
+
+@pytest.mark.parametrize(
+    ("item", "relating"),
+    [
+        ("A_i = (R_i - mean)/(std + eps)", True),  # an equation
+        ("same A_i for every token of answer i", True),  # "for" relates
+        ("ability to learn from 1 sample per prompt", True),
+        ("the std of all rewards", False),  # only a noun phrase's glue
+        ("centring per group", False),
+        ("noisy baseline", False),  # too short to relate two terms
+        ("precision float32 significant digits mean cancel noise std blow up shift", False),
+    ],
+)
+def test_an_item_relates_with_an_equation_or_a_relating_function_word(item, relating):
+    assert relates(normalise(item), _FUNCTION_WORDS, is_list) is relating
+
+
+def test_a_point_is_earned_inside_one_relating_item_of_a_list():
+    notes = (
+        "K rollouts, scalar rewards, A_i = (R_i - mean)/(std + eps), "
+        "same A_i for every token of answer i."
+    )
+    assert is_list(normalise(notes))
+    made = grade_followup("followup-walkthrough", notes).hits
+    assert made[2] and made[3], "the formula and the per-token advantage are items of their own"
+    assert not made[0], "K and the rewards sit in two items that relate nothing"
+
+
+def test_a_keyword_list_still_earns_nothing():
+    salad = "Batch std, group mean, per group, unit scale, low-spread groups, larger advantages."
+    assert grade_followup("followup-batch-switch", salad).score == 0.0
+    salad = "per-token credit assignment, GAE, value network, memory, noisy baseline, critic bias"
+    assert grade_followup("followup-no-critic", salad).score == 0.0
+
+
+@pytest.mark.parametrize(
+    ("sentence", "listed"),
+    [
+        # a comma item opened by a connective or a verb is a clause of its own
+        ("Zero advantage, so no reward signal, and they still waste rollout compute.", False),
+        ("Sample K answers, get the rewards, subtract the group mean.", False),
+        # "and" with a noun phrase is still a list
+        (
+            "I'd name Bessel's correction, K/(K-1), numpy vs torch, and the std versus the mean.",
+            True,
+        ),
+        # an arrow relates its sides
+        ("Zero advantage -> zero policy-gradient contribution.", False),
+        ("std, scale, z-score, eps", True),
+    ],
+)
+def test_clauses_after_commas_and_arrows_are_not_lists(sentence, listed):
+    assert is_list(normalise(sentence)) is listed
+
+
+def test_an_arrow_relates_a_point_made_in_notes():
+    assert grade_followup("followup-identical-rewards", "Zero advantage -> no gradient.").hits[0]
