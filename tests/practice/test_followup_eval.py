@@ -108,14 +108,18 @@ def test_a_blind_set_is_reported_without_its_answers(monkeypatch):
     assert "keyword_salad" not in text and "excellent" not in text
 
 
-def test_the_held_out_file_is_never_edited_after_its_commit():
-    """git history: a single commit ever touched heldout_independent.toml (a6ebc38 on the
-    grader's branch, made before any grader change)."""
+@pytest.mark.parametrize(
+    "name", ["heldout_independent.toml", "heldout_fresh.toml", "heldout_s5.toml"]
+)
+def test_a_held_out_file_is_never_edited_after_its_commit(name):
+    """git history: a single commit ever touched each held-out file, made alone before the
+    grader was run on it (heldout_independent a6ebc38 on the grader's branch; the fresh sets
+    on main)."""
     import subprocess
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    path = "tests/practice/followup_eval/heldout_independent.toml"
+    path = f"tests/practice/followup_eval/{name}"
     log = subprocess.run(
         ["git", "log", "--follow", "--format=%H", "--", path],
         cwd=root,

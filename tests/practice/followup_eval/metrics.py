@@ -4,9 +4,9 @@ Two sets of labelled answers live beside this file: the old hand-written one (``
 ``tuning.toml``; categories good, partial, stuffed, negated, offtopic) and the independent one
 (``heldout_independent.toml``, ``tuning_independent.toml``; written without the key points,
 categories excellent, partial, wrong_but_confident, keyword_salad, swapped, negated,
-off_topic, mixed). ``heldout_fresh.toml`` (the same protocol, never studied) is ``BLIND``:
-reported in aggregate only. The grader engineer's ``tuning_grader.toml`` uses the
-independent categories.
+off_topic, mixed). ``heldout_fresh.toml`` and ``heldout_s5.toml`` (the same protocol, never
+studied) are ``BLIND``: reported in aggregate only. The grader engineer's
+``tuning_grader.toml`` uses the independent categories.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def line(name: str, c: dict[str, int]) -> str:
     )
 
 
-BLIND = frozenset({"heldout_fresh.toml"})
+BLIND = frozenset({"heldout_fresh.toml", "heldout_s5.toml"})
 """Sets whose answers and per-answer results are never shown: only the overall and
 per-question figures are reported (a set studied answer by answer can be tuned to)."""
 
