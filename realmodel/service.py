@@ -68,7 +68,10 @@ class ModelService:
             return self._queue.index(ticket) if ticket in self._queue else 0
 
     def run(self, ticket: int, job: Callable[[model.Loaded], object], on_wait=None):
-        """Wait for ``ticket``'s turn (``on_wait(ahead)`` while waiting), then run ``job``."""
+        """Wait for ``ticket``'s turn (``on_wait(ahead)`` while waiting), then run ``job``.
+
+        A job that raises ``ModelFileError`` (the shipped weights could not be put back)
+        leaves the model set aside: every later job gets the error, none a changed model."""
         try:
             with self._turn:
                 while self._queue[0] != ticket:
@@ -81,7 +84,11 @@ class ModelService:
                     on_wait(0)
             if self._loaded is None:
                 raise RuntimeError(self.error)
-            return job(self._loaded)
+            try:
+                return job(self._loaded)
+            except model.ModelFileError as error:  # its weights may no longer be the shipped
+                self._loaded, self.error = None, f"The model was set aside: {error}"
+                raise RuntimeError(self.error) from error
         finally:
             with self._turn:
                 if ticket in self._queue:
