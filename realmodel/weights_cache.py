@@ -131,12 +131,16 @@ def write(place: Path, model, tokenizer, gguf_sha256: str) -> str:
 
 
 def read(place: Path):
-    """(model, tokenizer) from a verified copy: float32, CPU, eval mode."""
+    """(model, tokenizer) from a verified copy: float32, CPU, eval mode.
+
+    The weights are read into the process's own memory (``disable_mmap``), not mapped from
+    the file: the model then depends on nothing on disk after its check, and no later change
+    to the file could reach it."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(place)
-    model = AutoModelForCausalLM.from_pretrained(place, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(place, dtype=torch.float32, disable_mmap=True)
     return model.eval(), tokenizer
 
 
