@@ -167,10 +167,10 @@ def test_live_mode_on_a_phone_and_presenting(app_url, browser, name, viewport, p
 @LIVE
 def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
     """Two browsers ask for groups nobody sampled yet; the second waits its turn and says so.
-    The first asks for 16 answers, long enough for the second to arrive while it runs; the
-    second for 2, which only has to wait."""
+    The first asks for 8 answers of up to 48 tokens (5 s on a quiet machine), long enough for
+    the second's click to arrive while it runs; the second for 2, which only has to wait."""
     pages, contexts = [], []
-    for k, seed in ((16, 11), (2, 12)):
+    for k, seed in ((8, 11), (2, 12)):
         context = browser.new_context(viewport={"width": 1440, "height": 2000})
         page = context.new_page()
         page.set_default_timeout(60_000)
@@ -179,11 +179,11 @@ def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
         contexts.append(context)
     first, second = pages
     first.get_by_role("button", name="Sample K answers").click()
-    first.get_by_text("of 16 answers").first.wait_for(timeout=LONG)  # its progress bar: running
+    first.get_by_text("of 8 answers").first.wait_for(timeout=LONG)  # its progress bar: running
     second.get_by_role("button", name="Sample K answers").click()
     second.get_by_text("Waiting: 1 ahead of you").wait_for(timeout=60_000)
     shot(second, "real_model_live_queue")
-    for page, k in zip(pages, (16, 2), strict=True):
+    for page, k in zip(pages, (8, 2), strict=True):
         page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
         settle(page)
         assert_healthy(page)
