@@ -142,8 +142,9 @@ if mode == "live" and task is not None:
     st.markdown(
         f"Sample a group, take a step on it, sample a fresh group from the new weights, and so "
         f"on for {rm.CURVE_STEPS} steps (learning rate {rm.CURVE_LR:g}): the pass rate after "
-        "each step, drawn as it comes. The steps' weights are this run's own and are dropped "
-        "at the end: the model stays as shipped."
+        "each step, drawn as it comes. The steps change the model's own weights while the "
+        "run holds the queue; when it ends, the shipped weights are put back from a verified "
+        "copy, so the next demonstration starts from the model as shipped."
     )
     settings = (task, k, seed, temperature)
     if st.button(f"Run {rm.CURVE_STEPS} steps", key="rm.curve"):

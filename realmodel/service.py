@@ -2,10 +2,10 @@
 
 ``ModelService`` holds the model once it has loaded (a thread loads it, so the page is usable
 meanwhile), runs one generation or step at a time in arrival order (``position`` says how
-many jobs are ahead of a ticket: "2 ahead of you"), and caches groups per
-(prompt, K, seed, temperature). ``RateLimit`` caps how often one session may start a job.
-No streamlit here: the page keeps one ``ModelService`` per process and one ``RateLimit``
-per session.
+many jobs are ahead of a ticket: "2 ahead of you"), and caches results: groups per
+(prompt, K, seed, temperature), steps per group. ``RateLimit`` caps how often one
+session may start a job. No streamlit here: the page keeps one ``ModelService`` per process
+and one ``RateLimit`` per session.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from realmodel import model
 
 
 class ModelService:
-    """The process's model, its job queue and its group cache."""
+    """The process's model, its job queue and its cache of groups and steps."""
 
     def __init__(self, loader: Callable[[], model.Loaded] = model.load, cache_size: int = 64):
         self._loader = loader
@@ -68,7 +68,10 @@ class ModelService:
             return self._queue.index(ticket) if ticket in self._queue else 0
 
     def run(self, ticket: int, job: Callable[[model.Loaded], object], on_wait=None):
-        """Wait for ``ticket``'s turn (``on_wait(ahead)`` while waiting), then run ``job``."""
+        """Wait for ``ticket``'s turn (``on_wait(ahead)`` while waiting), then run ``job``.
+
+        A job that raises ``ModelFileError`` (the shipped weights could not be put back)
+        leaves the model set aside: every later job gets the error, none a changed model."""
         try:
             with self._turn:
                 while self._queue[0] != ticket:
@@ -81,7 +84,11 @@ class ModelService:
                     on_wait(0)
             if self._loaded is None:
                 raise RuntimeError(self.error)
-            return job(self._loaded)
+            try:
+                return job(self._loaded)
+            except model.ModelFileError as error:  # its weights may no longer be the shipped
+                self._loaded, self.error = None, f"The model was set aside: {error}"
+                raise RuntimeError(self.error) from error
         finally:
             with self._turn:
                 if ticket in self._queue:
@@ -89,7 +96,7 @@ class ModelService:
                 self._turn.notify_all()
 
     def cached(self, key: tuple):
-        """The cached value for ``key`` (prompt, K, seed, temperature), or None."""
+        """The cached value for ``key`` (a group's or a step's settings), or None."""
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)

@@ -5,10 +5,12 @@ update of a generation) and uses ``realmodel.torch_loss`` (``grpo_core.loss`` in
 
 Memory (one server, 2.5 GB at most): the loss is a sum over answers, so each answer is
 run forward and backward on its own and the gradients add up in place (the activations of
-one answer at a time, not K); the SGD step writes new weights beside the model's, and the
-answers are scored again through them (``torch.func.functional_call``). The model's own
-weights are never written: there is no copy to restore and no demonstration can leak into
-the next one. Plain SGD: no optimizer state.
+one answer at a time, not K). Plain SGD: no optimizer state. The single step (``grpo_step``)
+writes its new weights beside the model's, each replacing its gradient as it is made, and
+scores the answers again through them (``torch.func.functional_call``): the model's own
+weights are never written, so no demonstration can leak into the next one. A run of steps
+(``realmodel.curve``) steps the model's own weights in place (``in_place=True``: the model,
+its gradients and nothing else) and puts the shipped ones back when it ends.
 
 Weights are passed as ``params``, a dict name -> tensor as ``model.named_parameters()``
 gives it (tied weights once); None means the model's own.
@@ -126,11 +128,11 @@ def accumulate_gradient(
     return loss, before
 
 
-def sgd_update(params: dict, lr: float) -> dict:
+def sgd_update(params: dict, lr: float, *, in_place: bool = False) -> dict:
     """Weights after one plain SGD step, p - lr * p.grad; every ``.grad`` is freed.
 
-    The model's own parameters are never written (new tensors are made for them); weights
-    made here are updated in place, so a run of steps holds one copy."""
+    ``in_place``: the tensors of ``params`` themselves are written (and returned); else each
+    gets a new tensor, made as its gradient is freed, and ``params`` are left as they were."""
     import torch
 
     updated = {}
@@ -139,10 +141,10 @@ def sgd_update(params: dict, lr: float) -> dict:
             grad, p.grad = p.grad, None
             if grad is None:
                 updated[name] = p
-            elif isinstance(p, torch.nn.Parameter):
-                updated[name] = p.detach().sub(grad, alpha=lr).requires_grad_(True)
-            else:
+            elif in_place:
                 updated[name] = p.sub_(grad, alpha=lr)
+            else:
+                updated[name] = p.detach().sub(grad, alpha=lr).requires_grad_(True)
             del grad
     return updated
 
@@ -157,8 +159,10 @@ def step_from(
     lr: float,
     params: dict,
     loss_type: str = "dapo",
+    in_place: bool = False,
 ) -> tuple[StepResult, dict]:
-    """One SGD step of ``loss_type`` on the group from ``params``, and the weights after it."""
+    """One SGD step of ``loss_type`` on the group from ``params``, and the weights after it
+    (``params`` themselves when ``in_place``, see ``sgd_update``)."""
     start = time.perf_counter()
     try:
         loss, before = accumulate_gradient(
@@ -174,7 +178,7 @@ def step_from(
         for p in params.values():
             p.grad = None
         raise
-    updated = sgd_update(params, lr)
+    updated = sgd_update(params, lr, in_place=in_place)
     after = sequence_logprobs(loaded, prompt, answers, temperature, updated)
     lengths = mask_of(answers).sum(axis=1)
     return StepResult(before, after, loss, lengths, time.perf_counter() - start), updated

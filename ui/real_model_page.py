@@ -156,10 +156,23 @@ def sample_live(task: real_tasks.Task, k: int, seed: int, temperature: float):
 
 
 def step_live(group: groups.RealGroup) -> np.ndarray | None:
-    """Δ log p of one real step on ``group`` (the model itself is never written), or None."""
-    if not _allowed():
-        return None
+    """Δ log p of one real step on ``group`` (the model itself is never written), or None.
+
+    Cached per (prompt, answers' tokens, advantages, temperature, lr), as groups are: the
+    step is the same computation on the same numbers, so a room pressing it on the same
+    group waits for one step, not one each."""
     svc = model_service()
+    key = (
+        "step",
+        group.task.prompt,
+        group.token_ids,
+        tuple(group.advantages.tolist()),
+        group.temperature,
+        LR,
+    )
+    hit = svc.cached(key)
+    if hit is not None or not _allowed():
+        return hit
     note = st.empty()
     try:
         with st.spinner("One GRPO step: log-probs, loss, backward, SGD, log-probs again…"):
@@ -179,6 +192,7 @@ def step_live(group: groups.RealGroup) -> np.ndarray | None:
         st.error(str(error))
         return None
     note.empty()
+    svc.remember(key, result.delta)
     return result.delta
 
 

@@ -15,7 +15,9 @@ import pytest
 from realmodel import groups, model
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot, whole_page_shot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(__name__)]
+"""All on one xdist worker: the live tests share its app server, which then loads the model
+once, and the later tests find the first one's group and step in that server's cache."""
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -146,8 +148,9 @@ def sample_and_step(page) -> None:
     ],
 )
 def test_live_mode_on_a_phone_and_presenting(app_url, browser, name, viewport, present):
-    """Opened from a link with the settings (the group comes from the server's cache once
-    sampled), then one real step; nothing wider than the screen."""
+    """Opened from a link with the settings, then one real step (group and step come from
+    the server's cache once the first live test has made them); nothing wider than the
+    screen."""
     context = browser.new_context(viewport=viewport, is_mobile=not present)
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -163,26 +166,28 @@ def test_live_mode_on_a_phone_and_presenting(app_url, browser, name, viewport, p
 @pytest.mark.model
 @LIVE
 def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
-    """Two browsers ask for groups nobody sampled yet; the second waits its turn and says so."""
+    """Two browsers ask for groups nobody sampled yet; the second waits its turn and says so.
+    The first asks for 8 answers of up to 48 tokens (5 s on a quiet machine), long enough for
+    the second's click to arrive while it runs; the second for 2, which only has to wait."""
     pages, contexts = [], []
-    for seed in (11, 12):
+    for k, seed in ((8, 11), (2, 12)):
         context = browser.new_context(viewport={"width": 1440, "height": 2000})
         page = context.new_page()
         page.set_default_timeout(60_000)
-        open_path(page, app_url, live_path(k=16, seed=seed))
+        open_path(page, app_url, live_path(k=k, seed=seed))
         pages.append(page)
         contexts.append(context)
     first, second = pages
     first.get_by_role("button", name="Sample K answers").click()
-    first.get_by_text("of 16 answers").first.wait_for(timeout=LONG)  # its progress bar: running
+    first.get_by_text("of 8 answers").first.wait_for(timeout=LONG)  # its progress bar: running
     second.get_by_role("button", name="Sample K answers").click()
     second.get_by_text("Waiting: 1 ahead of you").wait_for(timeout=60_000)
     shot(second, "real_model_live_queue")
-    for page in pages:
+    for page, k in zip(pages, (8, 2), strict=True):
         page.wait_for_selector('[data-testid="stDataFrame"]', timeout=LONG)
         settle(page)
         assert_healthy(page)
-        assert "of 16 answers right" in main_text(page)
+        assert f"of {k} answers right" in main_text(page)
     assert second.get_by_text("ahead of you").count() == 0
     for context in contexts:
         context.close()

@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from realmodel.model import ModelFileError
 from realmodel.service import ModelService, RateLimit
 
 
@@ -105,3 +106,16 @@ def test_rate_limit_charges_a_run_of_several_jobs_at_once():
     assert limit.wait_seconds() == 50  # all six used: the first (t = 0) expires at t = 60
     now[0] = 30
     assert limit.wait_seconds(2) == 40  # two must expire: the second at t = 70
+
+
+def test_a_model_whose_weights_could_not_be_put_back_is_set_aside():
+    svc = ready()
+
+    def unrestorable(loaded):
+        raise ModelFileError("The model's shipped weights could not be restored: gone.")
+
+    with pytest.raises(RuntimeError, match=r"set aside: .*could not be restored"):
+        svc.run(svc.ticket(), unrestorable)
+    assert svc.loaded is None
+    with pytest.raises(RuntimeError, match="set aside"):
+        svc.run(svc.ticket(), lambda m: m)

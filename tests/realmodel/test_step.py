@@ -1,5 +1,6 @@
 """The step's memory savings change nothing: answer-by-answer gradients equal the batched
-one, and weights passed in are the weights used (the real model)."""
+one, weights passed in are the weights used, and the in-place step of a run of steps is the
+same step (the real model)."""
 
 import numpy as np
 import pytest
@@ -63,7 +64,9 @@ def test_one_answer_at_a_time_gives_the_batched_gradient(loaded, group):
         loaded.model.zero_grad(set_to_none=True)
 
 
-def test_the_model_is_never_written_and_keeps_no_gradient(loaded, group):
+def test_the_step_beside_the_model_never_writes_it_and_the_in_place_step_agrees(loaded, group):
+    """grpo_step's new weights sit beside the model's; the curve's step writes the model's own
+    (then restore_shipped puts them back): the same step either way."""
     prompt, answers, adv = group
     before = {n: p.detach().clone() for n, p in loaded.model.named_parameters()}
     result, updated = step.step_from(
@@ -78,18 +81,22 @@ def test_the_model_is_never_written_and_keeps_no_gradient(loaded, group):
     np.testing.assert_allclose(
         step.sequence_logprobs(loaded, prompt, answers, 1.0, updated), result.logp_after
     )
-
-
-def test_sampling_through_the_models_own_weights_passed_in_is_the_same(loaded):
-    prompt = real_tasks.TASKS[0].prompt
-    own = model.sample_answers(loaded, prompt, 3, seed=4, temperature=0.8, max_new_tokens=10)
-    passed = model.sample_answers(
-        loaded,
-        prompt,
-        3,
-        seed=4,
-        temperature=0.8,
-        max_new_tokens=10,
-        params=step.shipped(loaded),
-    )
-    assert passed == own
+    del updated
+    try:
+        own, written = step.step_from(
+            loaded,
+            prompt,
+            answers,
+            adv,
+            temperature=1.0,
+            lr=1e-4,
+            params=step.shipped(loaded),
+            in_place=True,
+        )
+        for name, p in loaded.model.named_parameters():
+            assert written[name] is p and p.grad is None, name
+        np.testing.assert_allclose(own.logp_after, result.logp_after, rtol=1e-6)
+    finally:
+        model.restore_shipped(loaded)
+    for name, p in loaded.model.named_parameters():
+        assert bool((p == before[name]).all()), name
