@@ -50,7 +50,7 @@ with st.expander("Your learner link: keep it to come back", expanded=not attempt
 st.header("1 · Due today")
 now = learner.now()
 due = due_today(qw.bank_ids(), store.cards(key), attempts, now)
-st.caption(rp.due_summary(due))
+st.caption(rp.due_summary(due, store.parameters(key) is not None))
 if due:
     rp.answer_card(key, next_card(due, now), seed=len(attempts) % 2**32)
 else:

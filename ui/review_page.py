@@ -4,9 +4,9 @@ Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` un
 ``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
 ``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
 ``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
-``review.fresh``, ``review.flags_export``, ``review.fit``. The attempt is recorded
-(``practice.review.record_attempt``) when the learner saves its rating, so an overridden
-rating is the one FSRS sees.
+``review.fresh``, ``review.flags_export``, ``review.fit``, ``review.defaults``. The
+attempt is recorded (``practice.review.record_attempt``) when the learner saves its rating,
+so an overridden rating is the one FSRS sees.
 """
 
 from __future__ import annotations
@@ -169,9 +169,9 @@ def answer_card(key: str, due: review.Due, seed: int) -> None:
     )
 
 
-def due_summary(due: list[review.Due]) -> str:
-    """How many cards are due, by reason, with why a just-missed card is not yet back and
-    why "0 new" can show."""
+def due_summary(due: list[review.Due], own_parameters: bool = False) -> str:
+    """How many cards are due, by reason, with why a just-missed card is not yet back, why
+    "0 new" can show, and whose FSRS parameters schedule them."""
     counts = {
         reason: sum(d.reason == reason for d in due) for reason in ("mistake", "review", "new")
     }
@@ -181,6 +181,7 @@ def due_summary(due: list[review.Due]) -> str:
         f"back after a short learning step ({review.learning_steps_words()}), not at once. "
         f"At most {review.NEW_PER_DAY} new cards a day, and the quiz's and the drill's "
         "answers count toward them: “0 new” means today's are used up."
+        + (" Scheduled with your own FSRS parameters (4 · Your data)." if own_parameters else "")
     )
 
 
@@ -261,32 +262,64 @@ def flags(key: str) -> None:
 
 # --- the learner's data --------------------------------------------------------------------
 
-_FIT = "review.fit_result"
-"""(number of attempts fitted on, ``review_fit.Fit``) of the last fit in this session."""
+_FITTED = "review.fitted"
+"""The last fit's outcome in plain words, shown once after the page reruns."""
 
 
-def _fit(attempts: list[Attempt]) -> None:
+def _defaults(key: str) -> None:
+    class_store().set_parameters(key, None)
+    st.session_state[_FITTED] = (
+        "Back to FSRS's default parameters: your next answers are scheduled with them."
+    )
+
+
+def _fit(key: str, attempts: list[Attempt]) -> None:
+    """Fit (a spinner meanwhile), keep a fit with the learner, and rerun to show it."""
     with st.spinner("Fitting your FSRS parameters (this can take a minute)…"):
-        st.session_state[_FIT] = (len(attempts), review_fit.fit_parameters(attempts))
+        fit = review_fit.fit_parameters(attempts)
+    if fit.parameters is not None:
+        own = review_fit.OwnParameters(fit.parameters, fit.reviews, learner.now().timestamp())
+        class_store().set_parameters(key, own)
+    st.session_state[_FITTED] = fit.message + (
+        " From now on your schedule uses them." if fit.parameters is not None else ""
+    )
+    st.rerun()
 
 
-def fsrs_fit(attempts: list[Attempt]) -> None:
-    """The learner's own FSRS parameters: fitted on request when PyTorch is here and enough
-    reviews exist; otherwise why not, in plain words."""
+def fsrs_fit(key: str, attempts: list[Attempt]) -> None:
+    """The learner's own FSRS parameters: which ones their schedule uses, a fit on request
+    (PyTorch here and enough reviews; otherwise why not, in plain words) and the way back
+    to FSRS's defaults."""
     st.markdown("**Your own FSRS parameters**")
+    if done := st.session_state.pop(_FITTED, None):
+        st.success(done)
+    own = class_store().parameters(key)
     reviews = review_fit.countable_reviews(attempts)
-    if not review_fit.optimizer_available() or reviews < review_fit.MIN_REVIEWS:
+    can_fit = review_fit.optimizer_available() and reviews >= review_fit.MIN_REVIEWS
+    if own is None and not can_fit:
         st.caption(review_fit.fit_parameters(attempts).message)  # says why, fits nothing
         return
-    if st.button("Fit my FSRS parameters", key="review.fit"):
-        _fit(attempts)
-    done = st.session_state.get(_FIT)
-    if done is None or done[0] != len(attempts):
-        st.caption(f"{reviews} reviews to learn from: enough for fsrs's optimizer.")
-        return
-    fit = done[1]
-    st.caption(f"{fit.message} Paste them into Anki (Deck options → FSRS → parameters):")
-    st.code(", ".join(f"{p:.4f}" for p in fit.parameters), language=None, wrap_lines=True)
+    if own is None:
+        st.caption(
+            f"{reviews} reviews to learn from: enough for fsrs's optimizer. Your schedule "
+            "uses FSRS's default parameters until you fit your own."
+        )
+    else:
+        st.caption(
+            f"{review_fit.in_use_words(own)} For Anki, paste them into Deck options → "
+            "FSRS → parameters:"
+        )
+        st.code(", ".join(f"{p:.4f}" for p in own.parameters), language=None, wrap_lines=True)
+    left, right = st.columns(2)
+    if can_fit and left.button(
+        "Fit my FSRS parameters" if own is None else f"Fit again on my {reviews} reviews",
+        key="review.fit",
+    ):
+        _fit(key, attempts)
+    if own is not None:
+        right.button(
+            "Go back to FSRS's defaults", key="review.defaults", on_click=_defaults, args=(key,)
+        )
 
 
 def uploaded():
@@ -348,7 +381,7 @@ def your_data(key: str) -> None:
         "The Anki deck carries your review history (Anki's revlog) and each card's schedule, "
         "so Anki picks up where you are."
     )
-    fsrs_fit(store.attempts(key))
+    fsrs_fit(key, store.attempts(key))
     st.file_uploader(
         "Import progress (a JSON export)",
         type=["json"],

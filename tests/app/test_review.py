@@ -237,15 +237,46 @@ def test_few_reviews_say_how_many_more_the_optimizer_needs(store):
 @pytest.mark.skipif(
     __import__("importlib").util.find_spec("torch") is None, reason="needs PyTorch (model extra)"
 )
-def test_with_enough_reviews_the_learner_fits_their_fsrs_parameters(store):
+def test_a_learners_fit_schedules_their_answers_until_they_go_back_to_the_defaults(store):
+    """A real fit by fsrs's optimizer, kept with the learner; the page says so, and the way
+    back to the defaults removes it."""
     from tests.practice.test_review_fit import history
 
     key = store.create_learner()
     store.replace_progress(key, history(80), {})
     at = open_page(PAGE, query={LEARNER_PARAM: key})
     assert "reviews to learn from: enough for fsrs's optimizer" in captions(at)
+    assert "uses FSRS's default parameters until you fit your own" in captions(at)
     at.button(key="review.fit").click().run(timeout=240)
     assert not at.exception, at.exception
-    assert "Fitted on your" in captions(at)
+    assert [s.value for s in at.success if "From now on your schedule uses them" in s.value]
+    own = store.parameters(key)
+    assert own is not None and own.reviews >= 512, "kept with the learner"
+    assert "Your schedule uses your own FSRS parameters, fitted on" in captions(at)
+    assert "Scheduled with your own FSRS parameters" in captions(at), "the due line says so"
     (code,) = [c.value for c in at.code if c.value.count(",") == 20]
-    assert len([float(p) for p in code.split(",")]) == 21
+    assert [float(p) for p in code.split(",")] == pytest.approx(own.parameters, abs=1e-4)
+    assert at.button(key="review.fit").label.startswith("Fit again on my")
+
+    at.button(key="review.defaults").click().run()
+    assert not at.exception, at.exception
+    assert store.parameters(key) is None
+    assert [s.value for s in at.success if "Back to FSRS's default parameters" in s.value]
+    assert "Scheduled with your own" not in captions(at)
+    assert not [b for b in at.button if b.key == "review.defaults"]
+
+
+def test_kept_parameters_show_without_pytorch_with_the_way_back(store, monkeypatch):
+    from practice import review_fit
+    from tests.practice.store.test_parameter_store import OWN
+
+    monkeypatch.setattr(review_fit, "optimizer_available", lambda: False)
+    key = with_a_mistake(store)
+    store.set_parameters(key, OWN)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    assert "fitted on 600 reviews on 15 Jan 2027" in captions(at)
+    assert not [b for b in at.button if b.key == "review.fit"]
+    at.button(key="review.defaults").click().run()
+    assert store.parameters(key) is None
+    assert "needs PyTorch" in captions(at)
