@@ -221,6 +221,19 @@ def next_card(due: Sequence[Due], now: datetime) -> Due | None:
     return min(due, key=lambda d: d.due) if due else None
 
 
+def early_words(card: Due, now: datetime) -> str:
+    """Why a card not yet due is shown (``next_card``'s learn-ahead), in words: "" when it
+    is due at ``now``. Seconds round up to the next whole minute."""
+    wait = (card.due - now).total_seconds()
+    if wait <= 0:
+        return ""
+    minutes = int(-(-wait // 60))
+    return (
+        f"due again in {minutes} min (its learning step): shown now because nothing else is "
+        "due, as Anki does"
+    )
+
+
 def _minutes(step: timedelta) -> str:
     return f"{step.total_seconds() / 60:g} min"
 

@@ -13,17 +13,25 @@ from __future__ import annotations
 
 import functools
 import time
+from datetime import date
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from content.citations import cite
+from grpo_core.format import plural
 from practice import review, review_fit
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
 from practice.flags import export_flags
-from practice.mastery import recall_by_day, teaching_pages, topics_of, weakest_topics
+from practice.mastery import (
+    overall_by_day,
+    recall_by_day,
+    teaching_pages,
+    topics_of,
+    weakest_topics,
+)
 from practice.questions import TOPICS, Question
 from practice.store.base import Attempt, StoreRefusal
 from practice.store.learner_json import MAX_IMPORT_BYTES, export_json, import_json
@@ -41,6 +49,9 @@ _STARTED = "review.started"
 _NOTICE = "review.data_notice"
 """(kind, text) of the last import's outcome; not "review.notice", the question widgets' own."""
 _NOTICE_KINDS = ("success", "warning", "error")
+SHOWN_TOPICS = 4
+"""Up to this many topics practised, the chart draws every one; beyond, the weakest three
+and the mean over all (the rest a tap away in the legend)."""
 
 
 # --- no key yet -----------------------------------------------------------------------------
@@ -139,13 +150,16 @@ def _save(key: str, question: Question) -> None:
     qw.forget(PREFIX)
 
 
-def answer_card(key: str, due: review.Due, seed: int) -> None:
-    """The due card with the quiz's widgets; once answered, the rating to save."""
+def answer_card(key: str, due: review.Due, seed: int, now) -> None:
+    """The due card with the quiz's widgets; once answered, the rating to save. A card
+    shown before its learning step is over says so (``review.early_words``)."""
     question = qw.by_id()[due.question_id]
     if st.session_state.get(_STARTED, ("",))[0] != question.id:
         st.session_state[_STARTED] = (question.id, time.time())
     reason = {"mistake": "Answered wrong last time", "review": "Due again", "new": "New card"}
     qw.header(question, reason[due.reason])
+    if early := review.early_words(due, now):
+        st.caption(f":material/schedule: This card is {early}.")
     drill = _drill(question.id, seed) if question.kind == "numeric" else None
     done = qw.show_question(question, prefix=PREFIX, seed=seed, on_answer=_on_answer, drill=drill)
     answered = st.session_state.get(_ANSWERED)
@@ -212,8 +226,21 @@ def mastery(attempts: list[Attempt]) -> None:
         for d, t, r in table[["day", "topic", "recall"]].itertuples(index=False)
     }
     recall = tuple(tuple(cell.get((d, t)) for d in days) for t in names)
-    show(recall_figure(days, names, recall, tuple(TOPICS.items())), key="review.chart")
     weak = weakest_topics(attempts, topics)
+    few = len(names) <= SHOWN_TOPICS
+    shown = None if few or not weak else tuple(t.topic for t in weak)
+    by_day = overall_by_day(attempts, topics)
+    overall = None if few else tuple(by_day.get(date.fromisoformat(d)) for d in days)
+    show(
+        recall_figure(days, names, recall, tuple(TOPICS.items()), shown, overall),
+        key="review.chart",
+    )
+    if shown:
+        st.caption(
+            f"Drawn: the mean over all {len(names)} topics you practised and your "
+            f"{plural(len(shown), 'weakest topic', with_count=len(shown) > 1)}; tap a topic "
+            "in the legend to draw its line too."
+        )
     if not weak:
         st.success("Every topic you practised stands at full recall.")
         return
@@ -310,7 +337,7 @@ def fsrs_fit(key: str, attempts: list[Attempt]) -> None:
             "FSRS → parameters:"
         )
         st.code(", ".join(f"{p:.4f}" for p in own.parameters), language=None, wrap_lines=True)
-    left, right = st.columns(2)
+    left, right = st.columns(2) if can_fit and own is not None else (st, st)
     if can_fit and left.button(
         "Fit my FSRS parameters" if own is None else f"Fit again on my {reviews} reviews",
         key="review.fit",

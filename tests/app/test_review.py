@@ -280,3 +280,48 @@ def test_kept_parameters_show_without_pytorch_with_the_way_back(store, monkeypat
     at.button(key="review.defaults").click().run()
     assert store.parameters(key) is None
     assert "needs PyTorch" in captions(at)
+
+
+def test_a_card_just_missed_shown_early_says_when_it_is_due(store):
+    """The due line says a missed card waits its learning step; when nothing else is due
+    the page shows it anyway (learn-ahead), and says so instead of contradicting itself."""
+    key = store.create_learner()
+    now = datetime.now(UTC)
+    for q in BANK[:NEW_PER_DAY]:  # today's new cards used up, every one missed just now
+        record_attempt(store, key, q.id, correct=False, seconds=5, kind=q.kind, when=now)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    assert "0 new" in captions(at)
+    assert "This card is due again in 1 min (its learning step): shown now" in captions(at)
+
+
+def _chart(at) -> dict:
+    import json as json_
+
+    (chart,) = at.get("plotly_chart")
+    return json_.loads(chart.proto.spec)
+
+
+def test_a_long_history_of_many_topics_draws_the_weakest_and_the_mean(store):
+    """Many topics over many days were a tangle of lines: the chart draws the mean over all
+    topics and the weakest three; the others wait in the legend."""
+    from tests.practice.test_review_fit import history
+
+    key = store.create_learner()
+    store.replace_progress(key, history(40), {})
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    data = _chart(at)["data"]
+    drawn = [t["name"] for t in data if t.get("visible", True) is True]
+    assert drawn[0] == "All topics (mean)" and len(drawn) == 4, drawn
+    assert all(t.get("visible") == "legendonly" for t in data if t["name"] not in drawn)
+    weakest = [link.label.split(":")[0] for link in at.get("page_link")][-3:]
+    assert sorted(drawn[1:]) == sorted(weakest), "the weakest topics listed under the chart"
+    assert "tap a topic in the legend to draw its line too" in captions(at)
+
+
+def test_a_few_topics_are_all_drawn(store):
+    key = with_a_mistake(store)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    data = _chart(at)["data"]
+    assert [t.get("visible", True) for t in data] == [True], "one topic, one line, no mean"
