@@ -221,17 +221,25 @@ def next_card(due: Sequence[Due], now: datetime) -> Due | None:
     return min(due, key=lambda d: d.due) if due else None
 
 
+LEARN_AHEAD_MINUTES = 20
+"""A card due within this many minutes is waiting out a learning step (FSRS's are 1 and 10
+minutes; Anki's learn-ahead limit is 20)."""
+
+
 def early_words(card: Due, now: datetime) -> str:
     """Why a card not yet due is shown (``next_card``'s learn-ahead), in words: "" when it
-    is due at ``now``. Seconds round up to the next whole minute."""
+    is due at ``now``. Seconds round up to the next whole minute; a card due later than
+    ``LEARN_AHEAD_MINUTES`` names its time (UTC) instead of a learning step."""
     wait = (card.due - now).total_seconds()
     if wait <= 0:
         return ""
     minutes = int(-(-wait // 60))
-    return (
-        f"due again in {minutes} min (its learning step): shown now because nothing else is "
-        "due, as Anki does"
-    )
+    if minutes <= LEARN_AHEAD_MINUTES:
+        return (
+            f"due again in {minutes} min (its learning step): shown now because nothing else "
+            "is due, as Anki does"
+        )
+    return f"due at {card.due.astimezone(UTC):%H:%M} UTC: shown now because nothing else is due"
 
 
 def _minutes(step: timedelta) -> str:

@@ -168,3 +168,7 @@ def test_a_card_shown_before_its_learning_step_ends_says_so():
     assert "nothing else is due" in early_words(due, NOW)
     assert early_words(due, NOW + timedelta(seconds=61)) == "", "due now: nothing to say"
     assert early_words(Due("n", "new", NEW_DUE), NOW) == ""
+    later_today = Due("r", "review", NOW + timedelta(hours=5, minutes=30))
+    assert early_words(later_today, NOW) == (
+        "due at 14:30 UTC: shown now because nothing else is due"
+    ), "a review due later today is no learning step"
