@@ -4,7 +4,8 @@ Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` un
 ``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
 ``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
 ``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
-``review.fresh``, ``review.flags_export``, ``review.fit``, ``review.defaults``. The
+``review.fresh``, ``review.flags_export``, ``review.fit``, ``review.defaults``,
+``review.pasted``, ``review.qr``, ``review.new_key``. The
 attempt is recorded (``practice.review.record_attempt``) when the learner saves its rating,
 so an overridden rating is the one FSRS sees.
 """
@@ -21,7 +22,7 @@ import streamlit as st
 
 from content.citations import cite
 from grpo_core.format import plural
-from practice import review, review_fit
+from practice import qr_read, review, review_fit
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
 from practice.flags import export_flags
@@ -77,6 +78,33 @@ def _recover() -> None:
         qw.forget(PREFIX)
 
 
+def _from_picture() -> None:
+    """The learner link in an uploaded picture of its QR code adopted, or why not."""
+    upload = st.session_state.get("review.qr")
+    if upload is None:
+        return
+    try:
+        texts = qr_read.qr_texts(upload.getvalue())
+    except ValueError as err:
+        st.session_state[_RECOVER_PROBLEM] = str(err)
+        return
+    keys = [key for text in texts if (key := learner.key_in(text))]
+    if not texts:
+        problem = "No QR code was found in that picture: crop it to the code, or paste the link."
+    elif not keys:
+        problem = "That QR code holds no learner link (a class or certificate code, perhaps)."
+    elif not learner.use(keys[0]):
+        problem = (
+            "Nothing is stored under that QR code's key on this server: it was deleted, or it "
+            "belongs to another copy of the app."
+        )
+    else:
+        st.session_state.pop(_RECOVER_PROBLEM, None)
+        qw.forget(PREFIX)
+        return
+    st.session_state[_RECOVER_PROBLEM] = problem
+
+
 def new_key() -> None:
     """Make a new learner key now (the learner chose to start afresh)."""
     st.session_state.pop(learner.DELETED_KEY, None)
@@ -90,7 +118,8 @@ def no_key() -> None:
     st.markdown(
         "If you reviewed here before, your progress is stored under your learner link. "
         "Paste the link (or the key alone) below. On a phone, scan the link's QR code with "
-        "the camera app: it opens this page with your progress."
+        "the camera app: it opens this page with your progress. Only a picture of the QR code "
+        "(a screenshot, a photo)? Upload it below."
     )
     with st.form("review.recover", border=True, enter_to_submit=True):
         st.text_input(
@@ -100,6 +129,13 @@ def no_key() -> None:
             placeholder="https://…/review?learner=…",
         )
         st.form_submit_button("Open my progress", on_click=_recover, type="primary")
+    st.file_uploader(
+        "Or a picture of its QR code (a screenshot or a photo)",
+        type=["png", "jpg", "jpeg", "webp", "gif"],
+        key="review.qr",
+        on_change=_from_picture,
+        max_upload_size=max(1, qr_read.MAX_PICTURE_BYTES // 1_000_000),
+    )
     if problem := st.session_state.get(_RECOVER_PROBLEM):
         st.warning(problem)
     st.subheader("New here")

@@ -2,7 +2,8 @@
 and tabs opens the progress; kept FSRS parameters are said on the due line and in "Your
 data", and "Go back to FSRS's defaults" removes them from the store; a long history of
 many topics draws the mean and the weakest three (not a tangle); a card shown before its
-learning step ends says so; hostile numbers and a 5 MB answer get plain words.
+learning step ends says so; hostile numbers and a 5 MB answer get plain words; a picture
+of the learner link's QR code, uploaded, opens the progress.
 Screenshots: artifacts/screenshots/self_quizzer_*."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from practice.bank import load_bank
+from practice.class_qr import qr_png
 from practice.review import NEW_PER_DAY, record_attempt
 from practice.store import open_store
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
@@ -181,4 +183,34 @@ def test_a_5_mb_followup_answer_is_cut_with_plain_words(app_server, browser):
     assert_healthy(page)
     assert main.locator("textarea").first.evaluate("el => el.value.length") == 4000
     shot(page, "self_quizzer_followup_5mb_390")
+    context.close()
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=lambda v: str(v["width"]))
+def test_a_picture_of_the_learner_links_qr_code_opens_the_progress(
+    app_server, browser, tmp_path, view
+):
+    """Without a phone's camera (a screenshot on the same phone, a photo on a laptop), the
+    learner uploads the picture; a picture without a learner link says why."""
+    store = open_store(app_server.store_url)
+    key = a_learner_due(store, "choice")
+    picture = tmp_path / "my-learner-link.png"
+    picture.write_bytes(qr_png(f"{app_server.url}/review?learner={key}", scale=6))
+    other = tmp_path / "class-code.png"
+    other.write_bytes(qr_png(f"{app_server.url}/class?class=ABCDEF", scale=6))
+    context, page = new_page(browser, view)
+    open_path(page, app_server.url, "/review")
+    main = page.locator('[data-testid="stMain"]')
+    uploader = main.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    uploader.set_input_files(str(other))
+    main.get_by_text("That QR code holds no learner link").wait_for()
+    settle(page)
+    shot(page, f"self_quizzer_qr_refused_{view['width']}")
+    uploader.set_input_files(str(picture))
+    page.wait_for_url(re.compile(f"learner={key}"))
+    settle(page)
+    assert_healthy(page)
+    assert main.get_by_text("Your learner link: keep it to come back").count() == 1
+    assert "1 answered wrong last time" in due_line(main), "the learner's own progress"
+    shot(page, f"self_quizzer_qr_opened_{view['width']}")
     context.close()
