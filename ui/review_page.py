@@ -116,10 +116,8 @@ def no_key() -> None:
     """Without a key: bring back a kept learner link, or make a new key."""
     st.subheader("I have a learner link")
     st.markdown(
-        "If you reviewed here before, your progress is stored under your learner link. "
-        "Paste the link (or the key alone) below. On a phone, scan the link's QR code with "
-        "the camera app: it opens this page with your progress. Only a picture of the QR code "
-        "(a screenshot, a photo)? Upload it below."
+        "Reviewed here before? Your progress is under your learner link: paste it (or the key) "
+        "below, or scan its QR code with a phone's camera app, which opens this page."
     )
     with st.form("review.recover", border=True, enter_to_submit=True):
         st.text_input(
@@ -129,13 +127,14 @@ def no_key() -> None:
             placeholder="https://…/review?learner=…",
         )
         st.form_submit_button("Open my progress", on_click=_recover, type="primary")
-    st.file_uploader(
-        "Or a picture of its QR code (a screenshot or a photo)",
-        type=["png", "jpg", "jpeg", "webp", "gif"],
-        key="review.qr",
-        on_change=_from_picture,
-        max_upload_size=max(1, qr_read.MAX_PICTURE_BYTES // 1_000_000),
-    )
+    with st.expander("Only a picture of the QR code? (a screenshot, a photo)"):
+        st.file_uploader(
+            "A picture of your learner link's QR code",
+            type=["png", "jpg", "jpeg", "webp", "gif"],
+            key="review.qr",
+            on_change=_from_picture,
+            max_upload_size=max(1, qr_read.MAX_PICTURE_BYTES // 1_000_000),
+        )
     if problem := st.session_state.get(_RECOVER_PROBLEM):
         st.warning(problem)
     st.subheader("New here")

@@ -201,6 +201,7 @@ def test_a_picture_of_the_learner_links_qr_code_opens_the_progress(
     context, page = new_page(browser, view)
     open_path(page, app_server.url, "/review")
     main = page.locator('[data-testid="stMain"]')
+    main.locator('[data-testid="stExpander"] summary', has_text="Only a picture").click()
     uploader = main.locator('[data-testid="stFileUploaderDropzoneInput"]')
     uploader.set_input_files(str(other))
     main.get_by_text("That QR code holds no learner link").wait_for()
