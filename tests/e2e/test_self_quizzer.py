@@ -19,6 +19,7 @@ from practice.class_qr import qr_png
 from practice.review import NEW_PER_DAY, record_attempt
 from practice.store import open_store
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.test_review_views import overlap
 from tests.practice.store.test_parameter_store import OWN
 from tests.practice.test_review_fit import history
 
@@ -34,15 +35,6 @@ def new_page(browser, viewport):
     page.set_default_timeout(30_000)
     page.on("dialog", lambda dialog: pytest.fail(f"a script ran: {dialog.message}"))
     return context, page
-
-
-def overlap(a: dict, b: dict) -> bool:
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
 
 
 def due_line(main) -> str:
