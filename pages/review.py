@@ -50,9 +50,9 @@ with st.expander("Your learner link: keep it to come back", expanded=not attempt
 st.header("1 · Due today")
 now = learner.now()
 due = due_today(qw.bank_ids(), store.cards(key), attempts, now)
-st.caption(rp.due_summary(due))
+st.caption(rp.due_summary(due, store.parameters(key) is not None))
 if due:
-    rp.answer_card(key, next_card(due, now), seed=len(attempts) % 2**32)
+    rp.answer_card(key, next_card(due, now), seed=len(attempts) % 2**32, now=now)
 else:
     st.success("Nothing is due today. Come back tomorrow, or take a quiz.")
 with st.expander("How the suggested rating is chosen"):

@@ -3,6 +3,7 @@
 A topic is the bank's own ``topic`` field (``practice.questions.TOPICS``). Recall is the
 mean score (1 right, 0 wrong, partial credit in between) of attempts:
 - ``recall_by_day``: per UTC day and topic, of that day's attempts (the chart);
+- ``overall_by_day``: per UTC day, of all that day's attempts (the chart's mean line);
 - ``topic_recall``: per topic, of each question's latest attempt (how it stands now);
 - ``weakest_topics``: the topics with the lowest current recall, each with the page that
   teaches it (``content/topics.toml``).
@@ -51,6 +52,16 @@ def recall_by_day(attempts: Sequence[Attempt], topics: Mapping[str, str]) -> pd.
         return pd.DataFrame({"day": [], "topic": [], "attempts": [], "recall": []})
     table = pd.DataFrame(rows).groupby(["day", "topic"], sort=True)["score"]
     return table.agg(attempts="count", recall="mean").reset_index()
+
+
+def overall_by_day(attempts: Sequence[Attempt], topics: Mapping[str, str]) -> dict:
+    """UTC day (datetime.date) -> mean score of that day's attempts at bank questions,
+    in day order."""
+    days: dict = {}
+    for a in attempts:
+        if a.question_id in topics:
+            days.setdefault(datetime.fromtimestamp(a.at, UTC).date(), []).append(a.score)
+    return {day: sum(s) / len(s) for day, s in sorted(days.items())}
 
 
 @dataclass(frozen=True)

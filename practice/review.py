@@ -15,6 +15,11 @@ below 1               Hard (partly right)
 with the seconds per question kind in ``KIND_SECONDS`` (also shown on the Review page).
 The learner may override the rating before it is recorded, as Anki lets them.
 
+Cards are scheduled with FSRS's default parameters (``SCHEDULER``) until the learner fits
+their own (``practice.review_fit``) and keeps them with their progress
+(``ParameterStore.set_parameters``): from then on ``record_attempt`` schedules every answer
+with them (``scheduler_for``), until the learner goes back to the defaults.
+
 Every function here is pure except ``record_attempt`` (which writes to a
 ``LearnerStore``); time is always an argument (``now``, ``when``: timezone-aware UTC
 ``datetime``), so tests use fixed dates. A day is a UTC day. The scheduler runs without
@@ -23,6 +28,7 @@ fuzz, so the same attempts always give the same due dates.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +58,16 @@ SCHEDULER = Scheduler(enable_fuzzing=False)
 """FSRS with its default parameters and 90 % desired retention; no fuzz (reproducible)."""
 NEW_DUE = datetime(2000, 1, 1, tzinfo=UTC)
 """A card never answered is due since long ago."""
+
+
+@functools.lru_cache(maxsize=64)
+def scheduler_for(parameters: tuple[float, ...] | None = None) -> Scheduler:
+    """The scheduler of a learner: FSRS with their own 21 fitted ``parameters``, or
+    ``SCHEDULER`` (the defaults) for None; the same retention, learning steps and no fuzz.
+    ValueError (fsrs's own, naming the parameter) when one is outside FSRS's bounds."""
+    if parameters is None:
+        return SCHEDULER
+    return Scheduler(parameters, enable_fuzzing=False)
 
 
 def rating_for(score: float, seconds: float, kind: str) -> Rating:
@@ -95,9 +111,9 @@ def card_from_state(question_id: str, state: Mapping | None) -> Card:
     return Card(card_id=card_id(question_id), due=NEW_DUE)
 
 
-def review(card: Card, rating: Rating, when: datetime) -> Card:
-    """The card after an attempt rated ``rating`` at ``when`` (UTC)."""
-    return SCHEDULER.review_card(card, Rating(rating), review_datetime=when.astimezone(UTC))[0]
+def review(card: Card, rating: Rating, when: datetime, scheduler: Scheduler = SCHEDULER) -> Card:
+    """The card after an attempt rated ``rating`` at ``when`` (UTC), by ``scheduler``."""
+    return scheduler.review_card(card, Rating(rating), review_datetime=when.astimezone(UTC))[0]
 
 
 def record_attempt(
@@ -114,11 +130,16 @@ def record_attempt(
     """Record an attempt and reschedule its card; the entry point for every page.
 
     ``correct``: True/False or a partial score in [0, 1]; ``rating``: the learner's
-    override, else ``rating_for(score, seconds, kind)``. Returns the stored attempt.
+    override, else ``rating_for(score, seconds, kind)``. The card is scheduled with the
+    learner's own FSRS parameters when they keep some (``store.parameters``), else the
+    defaults. Returns the stored attempt.
     """
     score = float(correct)
     rating = rating_for(score, seconds, kind) if rating is None else Rating(rating)
-    card = review(card_from_state(question_id, store.card(learner_key, question_id)), rating, when)
+    own = store.parameters(learner_key)
+    scheduler = scheduler_for(own.parameters if own else None)
+    card = card_from_state(question_id, store.card(learner_key, question_id))
+    card = review(card, rating, when, scheduler)
     attempt = Attempt(question_id, kind, score, float(seconds), int(rating), when.timestamp())
     store.add_attempt(learner_key, attempt)
     store.set_card(learner_key, question_id, card.to_dict())
@@ -198,6 +219,27 @@ def next_card(due: Sequence[Due], now: datetime) -> Due | None:
     if ready:
         return ready[0]
     return min(due, key=lambda d: d.due) if due else None
+
+
+LEARN_AHEAD_MINUTES = 20
+"""A card due within this many minutes is waiting out a learning step (FSRS's are 1 and 10
+minutes; Anki's learn-ahead limit is 20)."""
+
+
+def early_words(card: Due, now: datetime) -> str:
+    """Why a card not yet due is shown (``next_card``'s learn-ahead), in words: "" when it
+    is due at ``now``. Seconds round up to the next whole minute; a card due later than
+    ``LEARN_AHEAD_MINUTES`` names its time (UTC) instead of a learning step."""
+    wait = (card.due - now).total_seconds()
+    if wait <= 0:
+        return ""
+    minutes = int(-(-wait // 60))
+    if minutes <= LEARN_AHEAD_MINUTES:
+        return (
+            f"due again in {minutes} min (its learning step): shown now because nothing else "
+            "is due, as Anki does"
+        )
+    return f"due at {card.due.astimezone(UTC):%H:%M} UTC: shown now because nothing else is due"
 
 
 def _minutes(step: timedelta) -> str:

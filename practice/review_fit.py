@@ -7,21 +7,26 @@ an attempt on a later day than the same card's previous one (the first 64 attemp
 card). With fewer than ``MIN_REVIEWS`` of them (its mini-batch) it returns FSRS's default
 parameters unchanged, so ``fit_parameters`` says how many are still missing instead.
 
-The fitted parameters are shown on the Review page, to paste into Anki (Deck options ->
-FSRS -> parameters); the app's own schedule keeps the defaults (``practice.review``).
+A fit the learner asks for is kept with their progress as ``OwnParameters``
+(``ParameterStore.set_parameters``, both backends; deleted with the learner, carried by the
+JSON export and import): from then on the app schedules their answers with it
+(``practice.review.scheduler_for``), until they go back to the defaults. The Review page
+also shows the values, to paste into Anki (Deck options -> FSRS -> parameters).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
 from fsrs import Card, Rating, ReviewLog, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
-from practice.review import card_id
+from practice.review import card_id, scheduler_for
 from practice.store.base import Attempt
 
 MIN_REVIEWS = 512
@@ -41,6 +46,67 @@ class Fit:
     """Attempts the optimizer learns from (a later day than the card's previous attempt)."""
     message: str
     """What happened, in plain words, for the page."""
+
+
+@dataclass(frozen=True)
+class OwnParameters:
+    """A learner's fitted FSRS parameters, kept with their progress and used by their schedule."""
+
+    parameters: tuple[float, ...]
+    """FSRS's 21 parameters, each within FSRS's bounds (``fsrs.Scheduler`` checks them)."""
+    reviews: int
+    """The reviews they were fitted on."""
+    fitted: float
+    """When they were fitted: Unix seconds."""
+
+
+MAX_FITTED_AT = 1e11
+"""Unix seconds beyond any real fit (the year 5138): a later ``fitted`` is refused."""
+
+
+def check_own(own: OwnParameters) -> OwnParameters:
+    """``own`` when FSRS can schedule with it; ValueError in plain words otherwise (not 21
+    numbers, NaN or infinite, outside FSRS's bounds, a negative count or time)."""
+    values = own.parameters
+    if not isinstance(values, tuple | list) or len(values) != len(DEFAULT_PARAMETERS):
+        raise ValueError(f"FSRS needs {len(DEFAULT_PARAMETERS)} parameters.")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        raise ValueError("every FSRS parameter must be a number.")
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("an FSRS parameter is not a finite number.")
+    try:
+        scheduler_for(tuple(float(v) for v in values))
+    except ValueError as err:
+        raise ValueError(" ".join(str(err).split())) from None
+    if isinstance(own.reviews, bool) or not isinstance(own.reviews, int) or own.reviews < 0:
+        raise ValueError("the number of reviews must be a whole number from 0.")
+    fitted = own.fitted
+    if isinstance(fitted, bool) or not isinstance(fitted, int | float):
+        raise ValueError("the fitting time must be a number of seconds.")
+    if not 0 <= fitted < MAX_FITTED_AT:
+        raise ValueError("the fitting time is out of range.")
+    return OwnParameters(tuple(float(v) for v in values), own.reviews, float(fitted))
+
+
+def to_json(own: OwnParameters) -> str:
+    """The checked record as JSON text (what the stores keep)."""
+    return json.dumps(asdict(check_own(own)))
+
+
+def from_json(text: str) -> OwnParameters:
+    """The record of ``to_json``'s text, checked again (ValueError)."""
+    data = json.loads(text)
+    return check_own(OwnParameters(tuple(data["parameters"]), data["reviews"], data["fitted"]))
+
+
+def in_use_words(own: OwnParameters) -> str:
+    """What the Review page says of kept parameters: fitted on how many reviews, when (UTC
+    day), and that they schedule every answer since."""
+    day = datetime.fromtimestamp(own.fitted, UTC).strftime("%-d %b %Y")
+    return (
+        f"Your schedule uses your own FSRS parameters, fitted on {own.reviews} reviews on "
+        f"{day}: every answer since is scheduled with them."
+    )
 
 
 def optimizer_available() -> bool:

@@ -4,26 +4,35 @@ Widget keys (prefix ``review.``): the question widgets of ``ui.quiz_widgets`` un
 ``review`` (``review.choice.<id>``, ``review.check.<id>``, ...), ``review.rating``,
 ``review.save``, ``review.export``, ``review.import``, ``review.import_go``,
 ``review.delete``, ``review.delete_yes``, ``review.delete_no``, ``review.anki``,
-``review.fresh``, ``review.flags_export``, ``review.fit``. The attempt is recorded
-(``practice.review.record_attempt``) when the learner saves its rating, so an overridden
-rating is the one FSRS sees.
+``review.fresh``, ``review.flags_export``, ``review.fit``, ``review.defaults``,
+``review.pasted``, ``review.qr``, ``review.new_key``. The
+attempt is recorded (``practice.review.record_attempt``) when the learner saves its rating,
+so an overridden rating is the one FSRS sees.
 """
 
 from __future__ import annotations
 
 import functools
 import time
+from datetime import date
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from content.citations import cite
-from practice import review, review_fit
+from grpo_core.format import plural
+from practice import qr_read, review, review_fit
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
 from practice.flags import export_flags
-from practice.mastery import recall_by_day, teaching_pages, topics_of, weakest_topics
+from practice.mastery import (
+    overall_by_day,
+    recall_by_day,
+    teaching_pages,
+    topics_of,
+    weakest_topics,
+)
 from practice.questions import TOPICS, Question
 from practice.store.base import Attempt, StoreRefusal
 from practice.store.learner_json import MAX_IMPORT_BYTES, export_json, import_json
@@ -41,6 +50,9 @@ _STARTED = "review.started"
 _NOTICE = "review.data_notice"
 """(kind, text) of the last import's outcome; not "review.notice", the question widgets' own."""
 _NOTICE_KINDS = ("success", "warning", "error")
+SHOWN_TOPICS = 4
+"""Up to this many topics practised, the chart draws every one; beyond, the weakest three
+and the mean over all (the rest a tap away in the legend)."""
 
 
 # --- no key yet -----------------------------------------------------------------------------
@@ -66,6 +78,33 @@ def _recover() -> None:
         qw.forget(PREFIX)
 
 
+def _from_picture() -> None:
+    """The learner link in an uploaded picture of its QR code adopted, or why not."""
+    upload = st.session_state.get("review.qr")
+    if upload is None:
+        return
+    try:
+        texts = qr_read.qr_texts(upload.getvalue())
+    except ValueError as err:
+        st.session_state[_RECOVER_PROBLEM] = str(err)
+        return
+    keys = [key for text in texts if (key := learner.key_in(text))]
+    if not texts:
+        problem = "No QR code was found in that picture: crop it to the code, or paste the link."
+    elif not keys:
+        problem = "That QR code holds no learner link (a class or certificate code, perhaps)."
+    elif not learner.use(keys[0]):
+        problem = (
+            "Nothing is stored under that QR code's key on this server: it was deleted, or it "
+            "belongs to another copy of the app."
+        )
+    else:
+        st.session_state.pop(_RECOVER_PROBLEM, None)
+        qw.forget(PREFIX)
+        return
+    st.session_state[_RECOVER_PROBLEM] = problem
+
+
 def new_key() -> None:
     """Make a new learner key now (the learner chose to start afresh)."""
     st.session_state.pop(learner.DELETED_KEY, None)
@@ -77,9 +116,8 @@ def no_key() -> None:
     """Without a key: bring back a kept learner link, or make a new key."""
     st.subheader("I have a learner link")
     st.markdown(
-        "If you reviewed here before, your progress is stored under your learner link. "
-        "Paste the link (or the key alone) below. On a phone, scan the link's QR code with "
-        "the camera app: it opens this page with your progress."
+        "Reviewed here before? Your progress is under your learner link: paste it (or the key) "
+        "below, or scan its QR code with a phone's camera app, which opens this page."
     )
     with st.form("review.recover", border=True, enter_to_submit=True):
         st.text_input(
@@ -89,6 +127,14 @@ def no_key() -> None:
             placeholder="https://…/review?learner=…",
         )
         st.form_submit_button("Open my progress", on_click=_recover, type="primary")
+    with st.expander("Only a picture of the QR code? (a screenshot, a photo)"):
+        st.file_uploader(
+            "A picture of your learner link's QR code",
+            type=["png", "jpg", "jpeg", "webp", "gif"],
+            key="review.qr",
+            on_change=_from_picture,
+            max_upload_size=max(1, qr_read.MAX_PICTURE_BYTES // 1_000_000),
+        )
     if problem := st.session_state.get(_RECOVER_PROBLEM):
         st.warning(problem)
     st.subheader("New here")
@@ -139,13 +185,16 @@ def _save(key: str, question: Question) -> None:
     qw.forget(PREFIX)
 
 
-def answer_card(key: str, due: review.Due, seed: int) -> None:
-    """The due card with the quiz's widgets; once answered, the rating to save."""
+def answer_card(key: str, due: review.Due, seed: int, now) -> None:
+    """The due card with the quiz's widgets; once answered, the rating to save. A card
+    shown before its learning step is over says so (``review.early_words``)."""
     question = qw.by_id()[due.question_id]
     if st.session_state.get(_STARTED, ("",))[0] != question.id:
         st.session_state[_STARTED] = (question.id, time.time())
     reason = {"mistake": "Answered wrong last time", "review": "Due again", "new": "New card"}
     qw.header(question, reason[due.reason])
+    if early := review.early_words(due, now):
+        st.caption(f":material/schedule: This card is {early}.")
     drill = _drill(question.id, seed) if question.kind == "numeric" else None
     done = qw.show_question(question, prefix=PREFIX, seed=seed, on_answer=_on_answer, drill=drill)
     answered = st.session_state.get(_ANSWERED)
@@ -169,9 +218,9 @@ def answer_card(key: str, due: review.Due, seed: int) -> None:
     )
 
 
-def due_summary(due: list[review.Due]) -> str:
-    """How many cards are due, by reason, with why a just-missed card is not yet back and
-    why "0 new" can show."""
+def due_summary(due: list[review.Due], own_parameters: bool = False) -> str:
+    """How many cards are due, by reason, with why a just-missed card is not yet back, why
+    "0 new" can show, and whose FSRS parameters schedule them."""
     counts = {
         reason: sum(d.reason == reason for d in due) for reason in ("mistake", "review", "new")
     }
@@ -181,6 +230,7 @@ def due_summary(due: list[review.Due]) -> str:
         f"back after a short learning step ({review.learning_steps_words()}), not at once. "
         f"At most {review.NEW_PER_DAY} new cards a day, and the quiz's and the drill's "
         "answers count toward them: “0 new” means today's are used up."
+        + (" Scheduled with your own FSRS parameters (4 · Your data)." if own_parameters else "")
     )
 
 
@@ -211,8 +261,21 @@ def mastery(attempts: list[Attempt]) -> None:
         for d, t, r in table[["day", "topic", "recall"]].itertuples(index=False)
     }
     recall = tuple(tuple(cell.get((d, t)) for d in days) for t in names)
-    show(recall_figure(days, names, recall, tuple(TOPICS.items())), key="review.chart")
     weak = weakest_topics(attempts, topics)
+    few = len(names) <= SHOWN_TOPICS
+    shown = None if few or not weak else tuple(t.topic for t in weak)
+    by_day = overall_by_day(attempts, topics)
+    overall = None if few else tuple(by_day.get(date.fromisoformat(d)) for d in days)
+    show(
+        recall_figure(days, names, recall, tuple(TOPICS.items()), shown, overall),
+        key="review.chart",
+    )
+    if shown:
+        st.caption(
+            f"Drawn: the mean over all {len(names)} topics you practised and your "
+            f"{plural(len(shown), 'weakest topic', with_count=len(shown) > 1)}; tap a topic "
+            "in the legend to draw its line too."
+        )
     if not weak:
         st.success("Every topic you practised stands at full recall.")
         return
@@ -261,32 +324,64 @@ def flags(key: str) -> None:
 
 # --- the learner's data --------------------------------------------------------------------
 
-_FIT = "review.fit_result"
-"""(number of attempts fitted on, ``review_fit.Fit``) of the last fit in this session."""
+_FITTED = "review.fitted"
+"""The last fit's outcome in plain words, shown once after the page reruns."""
 
 
-def _fit(attempts: list[Attempt]) -> None:
+def _defaults(key: str) -> None:
+    class_store().set_parameters(key, None)
+    st.session_state[_FITTED] = (
+        "Back to FSRS's default parameters: your next answers are scheduled with them."
+    )
+
+
+def _fit(key: str, attempts: list[Attempt]) -> None:
+    """Fit (a spinner meanwhile), keep a fit with the learner, and rerun to show it."""
     with st.spinner("Fitting your FSRS parameters (this can take a minute)…"):
-        st.session_state[_FIT] = (len(attempts), review_fit.fit_parameters(attempts))
+        fit = review_fit.fit_parameters(attempts)
+    if fit.parameters is not None:
+        own = review_fit.OwnParameters(fit.parameters, fit.reviews, learner.now().timestamp())
+        class_store().set_parameters(key, own)
+    st.session_state[_FITTED] = fit.message + (
+        " From now on your schedule uses them." if fit.parameters is not None else ""
+    )
+    st.rerun()
 
 
-def fsrs_fit(attempts: list[Attempt]) -> None:
-    """The learner's own FSRS parameters: fitted on request when PyTorch is here and enough
-    reviews exist; otherwise why not, in plain words."""
+def fsrs_fit(key: str, attempts: list[Attempt]) -> None:
+    """The learner's own FSRS parameters: which ones their schedule uses, a fit on request
+    (PyTorch here and enough reviews; otherwise why not, in plain words) and the way back
+    to FSRS's defaults."""
     st.markdown("**Your own FSRS parameters**")
+    if done := st.session_state.pop(_FITTED, None):
+        st.success(done)
+    own = class_store().parameters(key)
     reviews = review_fit.countable_reviews(attempts)
-    if not review_fit.optimizer_available() or reviews < review_fit.MIN_REVIEWS:
+    can_fit = review_fit.optimizer_available() and reviews >= review_fit.MIN_REVIEWS
+    if own is None and not can_fit:
         st.caption(review_fit.fit_parameters(attempts).message)  # says why, fits nothing
         return
-    if st.button("Fit my FSRS parameters", key="review.fit"):
-        _fit(attempts)
-    done = st.session_state.get(_FIT)
-    if done is None or done[0] != len(attempts):
-        st.caption(f"{reviews} reviews to learn from: enough for fsrs's optimizer.")
-        return
-    fit = done[1]
-    st.caption(f"{fit.message} Paste them into Anki (Deck options → FSRS → parameters):")
-    st.code(", ".join(f"{p:.4f}" for p in fit.parameters), language=None, wrap_lines=True)
+    if own is None:
+        st.caption(
+            f"{reviews} reviews to learn from: enough for fsrs's optimizer. Your schedule "
+            "uses FSRS's default parameters until you fit your own."
+        )
+    else:
+        st.caption(
+            f"{review_fit.in_use_words(own)} For Anki, paste them into Deck options → "
+            "FSRS → parameters:"
+        )
+        st.code(", ".join(f"{p:.4f}" for p in own.parameters), language=None, wrap_lines=True)
+    left, right = st.columns(2) if can_fit and own is not None else (st, st)
+    if can_fit and left.button(
+        "Fit my FSRS parameters" if own is None else f"Fit again on my {reviews} reviews",
+        key="review.fit",
+    ):
+        _fit(key, attempts)
+    if own is not None:
+        right.button(
+            "Go back to FSRS's defaults", key="review.defaults", on_click=_defaults, args=(key,)
+        )
 
 
 def uploaded():
@@ -348,7 +443,7 @@ def your_data(key: str) -> None:
         "The Anki deck carries your review history (Anki's revlog) and each card's schedule, "
         "so Anki picks up where you are."
     )
-    fsrs_fit(store.attempts(key))
+    fsrs_fit(key, store.attempts(key))
     st.file_uploader(
         "Import progress (a JSON export)",
         type=["json"],

@@ -28,8 +28,8 @@ they were made and one FSRS card state per (learner, question id). Guarantees:
 - A key that is not of the learner-key form, or that no ``create_learner`` made, is
   refused with ``UnknownLearner``: nothing is written under a guessed key.
 - ``delete_learner`` really deletes: no row or Redis key of the learner is left.
-- ``replace_progress`` swaps a learner's attempts and cards at once (JSON import, see
-  ``practice.store.learner_json``).
+- ``replace_progress`` swaps a learner's attempts, cards and own FSRS parameters at once
+  (JSON import, see ``practice.store.learner_json``).
 
 A quiz's answers live here too, under a third protocol, ``QuizStore``: a quiz gets a
 random id (``new_quiz_id``: 16 random bytes, URL-safe) when it starts, stored with its
@@ -311,10 +311,9 @@ class LearnerStore(Protocol):
     def cards(self, key: str) -> dict[str, dict]:
         """question id -> card state, for every card the learner has."""
 
-    def replace_progress(
-        self, key: str, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]
-    ) -> None:
-        """The learner's attempts and cards become exactly these (one transaction)."""
+    def replace_progress(self, key: str, attempts: Sequence[Attempt], cards, parameters=None):
+        """The learner's attempts, cards (question id -> state) and own FSRS parameters
+        (``parameter_store``; None: the defaults) become exactly these (one transaction)."""
 
     def delete_learner(self, key: str) -> None:
         """Delete the learner and everything stored under the key; unknown keys are ignored."""
@@ -355,7 +354,8 @@ class QuizStore(Protocol):
 
 class Store(ClassStore, LearnerStore, QuizStore, Protocol):
     """What ``practice.store.open_store`` returns: the three protocols, on one backend
-    (and a learner's flags, ``practice.store.flag_store.FlagStore``)."""
+    (and a learner's flags and own FSRS parameters: ``flag_store.FlagStore``,
+    ``parameter_store.ParameterStore``)."""
 
 
 def new_learner_key() -> str:

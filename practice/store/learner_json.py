@@ -1,14 +1,18 @@
 """A learner's progress as JSON: what "export" downloads and "import" reads back.
 
 The document is ``{"format": FORMAT, "attempts": [...], "cards": {question id: state}}``,
-each attempt an object of ``Attempt``'s fields, each card state an ``fsrs.Card.to_dict()``.
+each attempt an object of ``Attempt``'s fields, each card state an ``fsrs.Card.to_dict()``,
+and, when the learner keeps their own FSRS parameters, ``"parameters"``: an object of
+``OwnParameters``' fields (a file without it, as every export before them, imports with
+FSRS's defaults).
 Import is bounded (``MAX_IMPORT_BYTES``, ``MAX_IMPORT_ATTEMPTS``, ``MAX_IMPORT_CARDS``) and
 checked before anything is written, in this order: nesting deeper than ``MAX_DEPTH`` is
 refused before any parser sees the text; NaN and Infinity are refused while parsing; the
 document is validated against ``SCHEMA`` (JSON Schema 2020-12, with ``jsonschema``):
 types, ranges, and times with a time zone; then every card state must be one the ``fsrs``
 library itself accepts: ``fsrs.Card.from_dict`` builds it and the app's scheduler reviews
-it without an error. A refusal (``TextRefused``) names the field; the learner's progress
+it without an error, and the parameters must be ones ``fsrs.Scheduler`` accepts (within
+its bounds). A refusal (``TextRefused``) names the field; the learner's progress
 is untouched. Then it is replaced by the file's, in one transaction.
 The learner key itself is never in the file: importing on another machine files the
 progress under that machine's key.
@@ -20,10 +24,13 @@ import json
 import re
 from dataclasses import asdict, fields
 from datetime import datetime
+from typing import NamedTuple
 
+from fsrs.scheduler import DEFAULT_PARAMETERS
 from jsonschema import Draft202012Validator, FormatChecker
 
 from practice.review import fsrs_problem
+from practice.review_fit import MAX_FITTED_AT, OwnParameters, check_own
 from practice.store.base import (
     MAX_QUESTION_ID_CHARS,
     RATINGS,
@@ -100,24 +107,53 @@ SCHEMA = {
                 },
             },
         },
+        "parameters": {
+            "type": "object",
+            "required": ["parameters", "reviews", "fitted"],
+            "additionalProperties": False,
+            "properties": {
+                "parameters": {
+                    "type": "array",
+                    "minItems": len(DEFAULT_PARAMETERS),
+                    "maxItems": len(DEFAULT_PARAMETERS),
+                    "items": {"type": "number"},
+                },
+                "reviews": {"type": "integer", "minimum": 0, "maximum": 10**7},
+                "fitted": {"type": "number", "minimum": 0, "exclusiveMaximum": MAX_FITTED_AT},
+            },
+        },
     },
 }
 """What an export holds: the JSON Schema every import is validated against."""
 _VALIDATOR = Draft202012Validator(SCHEMA, format_checker=_FORMATS)
 
 
+class Progress(NamedTuple):
+    """What a progress file holds, checked."""
+
+    attempts: list[Attempt]
+    cards: dict[str, dict]
+    """question id -> FSRS card state."""
+    parameters: OwnParameters | None
+    """The learner's own FSRS parameters, or None (FSRS's defaults)."""
+
+
 def export_json(store: LearnerStore, key: str) -> str:
-    """Everything stored under ``key`` (attempts oldest first, every card) as JSON text."""
+    """Everything stored under ``key`` (attempts oldest first, every card, the learner's own
+    FSRS parameters when they keep some) as JSON text."""
     document = {
         "format": FORMAT,
         "attempts": [asdict(a) for a in store.attempts(key)],
         "cards": store.cards(key),
     }
+    if (own := store.parameters(key)) is not None:
+        document["parameters"] = asdict(own)
     return json.dumps(document, indent=1, sort_keys=True)
 
 
-def parse_progress(data: bytes | str) -> tuple[list[Attempt], dict[str, dict]]:
-    """The attempts and cards of an exported file; TextRefused naming the field at fault."""
+def parse_progress(data: bytes | str) -> Progress:
+    """The attempts, cards and own parameters of an exported file; TextRefused naming the
+    field at fault."""
     if len(data) > MAX_IMPORT_BYTES:
         raise TextRefused(f"The file is too large: at most {MAX_IMPORT_BYTES:,} bytes.")
     try:
@@ -149,7 +185,19 @@ def parse_progress(data: bytes | str) -> tuple[list[Attempt], dict[str, dict]]:
                 f"The file's cards → {qid}: FSRS cannot use this card state ({problem}). "
                 "Nothing was changed."
             )
-    return attempts, document["cards"]
+    return Progress(attempts, document["cards"], _own(document.get("parameters")))
+
+
+def _own(data: dict | None) -> OwnParameters | None:
+    """The file's own FSRS parameters (schema-checked), checked by FSRS itself."""
+    if data is None:
+        return None
+    try:
+        return check_own(OwnParameters(tuple(data["parameters"]), data["reviews"], data["fitted"]))
+    except ValueError as err:
+        raise TextRefused(
+            f"The file's parameters: FSRS cannot schedule with them ({err}). Nothing was changed."
+        ) from None
 
 
 def nesting(text: str) -> int:
@@ -199,7 +247,8 @@ def _reason(error) -> str:
 
 
 def import_json(store: LearnerStore, key: str, data: bytes | str) -> int:
-    """Replace ``key``'s progress by the file's; how many attempts it held."""
-    attempts, cards = parse_progress(data)
-    store.replace_progress(key, attempts, cards)
-    return len(attempts)
+    """Replace ``key``'s progress (and own FSRS parameters) by the file's; how many attempts
+    it held."""
+    progress = parse_progress(data)
+    store.replace_progress(key, progress.attempts, progress.cards, progress.parameters)
+    return len(progress.attempts)

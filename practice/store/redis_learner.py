@@ -1,7 +1,8 @@
 """Learner progress in the Redis store (``LearnerStore``; mixed into ``RedisStore``).
 
 Keys, none with a TTL (so Redis must persist them: ``appendonly yes``):
-``grpo:learner:<key>`` (hash: created), ``grpo:learner:<key>:attempts`` (list of
+``grpo:learner:<key>`` (hash: created, and ``parameters``, the learner's own FSRS
+parameters as JSON when they keep some), ``grpo:learner:<key>:attempts`` (list of
 attempts as JSON, oldest first), ``grpo:learner:<key>:cards`` (hash question id ->
 card state as JSON) and ``grpo:learner:<key>:flags`` (hash flag id -> "I made this point"
 flag as JSON, with ``:flag_order``, a list of flag ids, oldest first). Writes that touch
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 
 from practice.flags import Flag, flag_id, from_json
+from practice.review_fit import OwnParameters
 from practice.store.base import (
     Attempt,
     TextRefused,
@@ -25,6 +27,10 @@ from practice.store.base import (
     new_learner_key,
 )
 from practice.store.flag_store import MAX_FLAGS, flag_text
+from practice.store.parameter_store import parameters_from_text, parameters_text
+
+PARAMETERS_FIELD = "parameters"
+"""The field of the learner's record hash that keeps their own FSRS parameters."""
 
 
 def learner_keys(key: str) -> tuple[str, str, str]:
@@ -76,18 +82,38 @@ class LearnerRedis:
         return {qid: json.loads(stored[qid]) for qid in sorted(stored)}
 
     def replace_progress(
-        self, key: str, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]
+        self,
+        key: str,
+        attempts: Sequence[Attempt],
+        cards: Mapping[str, Mapping],
+        parameters: OwnParameters | None = None,
     ) -> None:
         texts = [json.dumps(asdict(check_attempt(a))) for a in attempts]
         states = {qid: card_text(qid, state) for qid, state in cards.items()}
-        _, attempts_key, cards_key = self._learner(key)
+        own = None if parameters is None else parameters_text(parameters)
+        record, attempts_key, cards_key = self._learner(key)
         with self.r.pipeline(transaction=True) as p:
             p.delete(attempts_key, cards_key)
             if texts:
                 p.rpush(attempts_key, *texts)
             if states:
                 p.hset(cards_key, mapping=states)
+            if own is None:
+                p.hdel(record, PARAMETERS_FIELD)
+            else:
+                p.hset(record, PARAMETERS_FIELD, own)
             p.execute()
+
+    def set_parameters(self, key: str, own: OwnParameters | None) -> None:
+        text = None if own is None else parameters_text(own)
+        record = self._learner(key)[0]
+        if text is None:
+            self.r.hdel(record, PARAMETERS_FIELD)
+        else:
+            self.r.hset(record, PARAMETERS_FIELD, text)
+
+    def parameters(self, key: str) -> OwnParameters | None:
+        return parameters_from_text(self.r.hget(self._learner(key)[0], PARAMETERS_FIELD))
 
     def set_flag(self, key: str, flag: Flag) -> None:
         text, fid = flag_text(flag), flag_id(flag)

@@ -1,9 +1,10 @@
 """Learner progress in the embedded SQLite store (``LearnerStore``; mixed into ``SQLiteStore``).
 
-Four tables keyed by the learner key, none with an expiry: ``learners`` (key, created),
+Five tables keyed by the learner key, none with an expiry: ``learners`` (key, created),
 ``learner_attempts`` (one row an attempt, ``seq`` keeps their order),
-``learner_cards`` (one FSRS card state, as JSON text, per learner and question id) and
-``learner_flags`` (one "I made this point" flag, as JSON text, per learner and answer).
+``learner_cards`` (one FSRS card state, as JSON text, per learner and question id),
+``learner_flags`` (one "I made this point" flag, as JSON text, per learner and answer) and
+``learner_parameters`` (the learner's own FSRS parameters, as JSON text, at most one row).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from practice.flags import Flag, flag_id, from_json
+from practice.review_fit import OwnParameters
 from practice.store.base import (
     Attempt,
     TextRefused,
@@ -22,6 +24,7 @@ from practice.store.base import (
     new_learner_key,
 )
 from practice.store.flag_store import MAX_FLAGS, flag_text
+from practice.store.parameter_store import parameters_from_text, parameters_text
 
 LEARNER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS learners (key TEXT PRIMARY KEY, created REAL NOT NULL);
@@ -36,8 +39,15 @@ CREATE TABLE IF NOT EXISTS learner_cards (
 CREATE TABLE IF NOT EXISTS learner_flags (
     key TEXT NOT NULL, flag_id TEXT NOT NULL, state TEXT NOT NULL,
     PRIMARY KEY (key, flag_id));
+CREATE TABLE IF NOT EXISTS learner_parameters (key TEXT PRIMARY KEY, state TEXT NOT NULL);
 """
-LEARNER_TABLES = ("learners", "learner_attempts", "learner_cards", "learner_flags")
+LEARNER_TABLES = (
+    "learners",
+    "learner_attempts",
+    "learner_cards",
+    "learner_flags",
+    "learner_parameters",
+)
 
 
 class LearnerSQLite:
@@ -105,20 +115,42 @@ class LearnerSQLite:
         return {qid: json.loads(state) for qid, state in rows}
 
     def replace_progress(
-        self, key: str, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]
+        self,
+        key: str,
+        attempts: Sequence[Attempt],
+        cards: Mapping[str, Mapping],
+        parameters: OwnParameters | None = None,
     ) -> None:
         checked = [check_attempt(a) for a in attempts]
         texts = {qid: card_text(qid, state) for qid, state in cards.items()}
+        own = None if parameters is None else parameters_text(parameters)
         with self._write() as db:
             self._learner(db, key)
-            db.execute("DELETE FROM learner_attempts WHERE key = ?", (key,))
-            db.execute("DELETE FROM learner_cards WHERE key = ?", (key,))
+            for table in ("learner_attempts", "learner_cards", "learner_parameters"):
+                db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
             for a in checked:
                 _insert_attempt(db, key, a)
             db.executemany(
                 "INSERT INTO learner_cards VALUES (?, ?, ?)",
                 [(key, qid, text) for qid, text in texts.items()],
             )
+            if own is not None:
+                db.execute("INSERT INTO learner_parameters VALUES (?, ?)", (key, own))
+
+    def set_parameters(self, key: str, own: OwnParameters | None) -> None:
+        text = None if own is None else parameters_text(own)
+        with self._write() as db:
+            self._learner(db, key)
+            if text is None:
+                db.execute("DELETE FROM learner_parameters WHERE key = ?", (key,))
+            else:
+                db.execute("INSERT OR REPLACE INTO learner_parameters VALUES (?, ?)", (key, text))
+
+    def parameters(self, key: str) -> OwnParameters | None:
+        db = self._db()
+        self._learner(db, key)
+        row = db.execute("SELECT state FROM learner_parameters WHERE key = ?", (key,)).fetchone()
+        return parameters_from_text(row[0] if row else None)
 
     def set_flag(self, key: str, flag: Flag) -> None:
         text, fid = flag_text(flag), flag_id(flag)

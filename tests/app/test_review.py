@@ -237,15 +237,91 @@ def test_few_reviews_say_how_many_more_the_optimizer_needs(store):
 @pytest.mark.skipif(
     __import__("importlib").util.find_spec("torch") is None, reason="needs PyTorch (model extra)"
 )
-def test_with_enough_reviews_the_learner_fits_their_fsrs_parameters(store):
+def test_a_learners_fit_schedules_their_answers_until_they_go_back_to_the_defaults(store):
+    """A real fit by fsrs's optimizer, kept with the learner; the page says so, and the way
+    back to the defaults removes it."""
     from tests.practice.test_review_fit import history
 
     key = store.create_learner()
     store.replace_progress(key, history(80), {})
     at = open_page(PAGE, query={LEARNER_PARAM: key})
     assert "reviews to learn from: enough for fsrs's optimizer" in captions(at)
+    assert "uses FSRS's default parameters until you fit your own" in captions(at)
     at.button(key="review.fit").click().run(timeout=240)
     assert not at.exception, at.exception
-    assert "Fitted on your" in captions(at)
+    assert [s.value for s in at.success if "From now on your schedule uses them" in s.value]
+    own = store.parameters(key)
+    assert own is not None and own.reviews >= 512, "kept with the learner"
+    assert "Your schedule uses your own FSRS parameters, fitted on" in captions(at)
+    assert "Scheduled with your own FSRS parameters" in captions(at), "the due line says so"
     (code,) = [c.value for c in at.code if c.value.count(",") == 20]
-    assert len([float(p) for p in code.split(",")]) == 21
+    assert [float(p) for p in code.split(",")] == pytest.approx(own.parameters, abs=1e-4)
+    assert at.button(key="review.fit").label.startswith("Fit again on my")
+
+    at.button(key="review.defaults").click().run()
+    assert not at.exception, at.exception
+    assert store.parameters(key) is None
+    assert [s.value for s in at.success if "Back to FSRS's default parameters" in s.value]
+    assert "Scheduled with your own" not in captions(at)
+    assert not [b for b in at.button if b.key == "review.defaults"]
+
+
+def test_kept_parameters_show_without_pytorch_with_the_way_back(store, monkeypatch):
+    from practice import review_fit
+    from tests.practice.store.test_parameter_store import OWN
+
+    monkeypatch.setattr(review_fit, "optimizer_available", lambda: False)
+    key = with_a_mistake(store)
+    store.set_parameters(key, OWN)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    assert "fitted on 600 reviews on 15 Jan 2027" in captions(at)
+    assert not [b for b in at.button if b.key == "review.fit"]
+    at.button(key="review.defaults").click().run()
+    assert store.parameters(key) is None
+    assert "needs PyTorch" in captions(at)
+
+
+def test_a_card_just_missed_shown_early_says_when_it_is_due(store):
+    """The due line says a missed card waits its learning step; when nothing else is due
+    the page shows it anyway (learn-ahead), and says so instead of contradicting itself."""
+    key = store.create_learner()
+    now = datetime.now(UTC)
+    for q in BANK[:NEW_PER_DAY]:  # today's new cards used up, every one missed just now
+        record_attempt(store, key, q.id, correct=False, seconds=5, kind=q.kind, when=now)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    assert "0 new" in captions(at)
+    assert "This card is due again in 1 min (its learning step): shown now" in captions(at)
+
+
+def _chart(at) -> dict:
+    import json as json_
+
+    (chart,) = at.get("plotly_chart")
+    return json_.loads(chart.proto.spec)
+
+
+def test_a_long_history_of_many_topics_draws_the_weakest_and_the_mean(store):
+    """Many topics over many days were a tangle of lines: the chart draws the mean over all
+    topics and the weakest three; the others wait in the legend."""
+    from tests.practice.test_review_fit import history
+
+    key = store.create_learner()
+    store.replace_progress(key, history(40), {})
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert not at.exception, at.exception
+    data = _chart(at)["data"]
+    drawn = [t["name"] for t in data if t.get("visible", True) is True]
+    assert drawn[0] == "All topics (mean)" and len(drawn) == 4, drawn
+    assert all(t.get("visible") == "legendonly" for t in data if t["name"] not in drawn)
+    weakest = [link.label.split(":")[0] for link in at.get("page_link")][-3:]
+    assert sorted(drawn[1:]) == sorted(weakest), "the weakest topics listed under the chart"
+    assert "tap a topic in the legend to draw its line too" in captions(at)
+
+
+def test_a_few_topics_are_all_drawn(store):
+    key = with_a_mistake(store)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    data = _chart(at)["data"]
+    assert [t.get("visible", True) for t in data] == [True], "one topic, one line, no mean"

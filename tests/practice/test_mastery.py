@@ -9,6 +9,7 @@ from pathlib import Path
 from practice.bank import load_bank
 from practice.mastery import (
     TopicRecall,
+    overall_by_day,
     recall_by_day,
     teaching_pages,
     topic_recall,
@@ -54,6 +55,12 @@ def test_recall_by_day_is_the_mean_score_per_day_and_topic():
         (date(2027, 3, 2), "mean", 1, 1.0),
     ]
     assert recall_by_day([], TOPICS).empty
+
+
+def test_overall_by_day_is_the_mean_of_every_attempt_that_day():
+    # day 1: 0, 1, 0 -> 1/3; day 2: 1, 0.5 (the question left the bank is left out) -> 0.75
+    assert overall_by_day(ATTEMPTS, TOPICS) == {date(2027, 3, 1): 1 / 3, date(2027, 3, 2): 0.75}
+    assert overall_by_day([], TOPICS) == {}
 
 
 def test_current_recall_uses_each_questions_latest_attempt():

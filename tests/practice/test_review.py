@@ -158,3 +158,17 @@ def test_the_next_card_is_the_first_already_due_else_the_earliest():
     assert next_card([mistake, review_, new], soon) == mistake
     assert next_card([review_, mistake], NOW) == mistake, "nothing ready: the earliest"
     assert next_card([], NOW) is None
+
+
+def test_a_card_shown_before_its_learning_step_ends_says_so():
+    from practice.review import early_words
+
+    due = Due("m", "mistake", NOW + timedelta(seconds=61))
+    assert early_words(due, NOW).startswith("due again in 2 min (its learning step)")
+    assert "nothing else is due" in early_words(due, NOW)
+    assert early_words(due, NOW + timedelta(seconds=61)) == "", "due now: nothing to say"
+    assert early_words(Due("n", "new", NEW_DUE), NOW) == ""
+    later_today = Due("r", "review", NOW + timedelta(hours=5, minutes=30))
+    assert early_words(later_today, NOW) == (
+        "due at 14:30 UTC: shown now because nothing else is due"
+    ), "a review due later today is no learning step"

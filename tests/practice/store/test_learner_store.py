@@ -197,7 +197,7 @@ def test_every_state_fsrs_writes_imports():
 
 def test_parse_progress_reads_bytes():
     data = json.dumps({"format": FORMAT, "attempts": [], "cards": {}}).encode()
-    assert parse_progress(data) == ([], {})
+    assert parse_progress(data) == ([], {}, None)
 
 
 def _stored_anywhere(store, key: str) -> list:
