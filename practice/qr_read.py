@@ -18,6 +18,9 @@ MAX_PICTURE_BYTES = 5_000_000
 """The largest picture read (a phone's photo is 2-5 MB)."""
 MAX_PIXELS = 40_000_000
 """The most pixels read (a 48-megapixel photo, downscaled by the phone, is below)."""
+FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
+"""The only decoders Pillow may use on an upload: a phone's screenshots and photos, none of
+Pillow's rarer formats."""
 
 
 def qr_texts(data: bytes) -> list[str]:
@@ -27,7 +30,7 @@ def qr_texts(data: bytes) -> list[str]:
     if len(data) > MAX_PICTURE_BYTES:
         raise ValueError(f"The picture is too large: at most {MAX_PICTURE_BYTES:,} bytes.")
     try:
-        with Image.open(io.BytesIO(data)) as picture:
+        with Image.open(io.BytesIO(data), formats=FORMATS) as picture:
             if picture.width * picture.height > MAX_PIXELS:
                 raise ValueError(
                     f"The picture has too many pixels ({picture.width} × {picture.height}): "

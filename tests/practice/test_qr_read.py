@@ -58,3 +58,13 @@ def test_a_decompression_bomb_is_refused_from_its_header():
     assert len(out.getvalue()) < MAX_PICTURE_BYTES
     with pytest.raises(ValueError, match="too many pixels"):
         qr_texts(out.getvalue())
+
+
+@pytest.mark.parametrize("kind", ["TIFF", "BMP", "PPM"])
+def test_only_a_phones_picture_formats_are_decoded(kind):
+    """A QR code saved as TIFF, BMP or PPM is refused: Pillow's rarer decoders never see an
+    upload (practice.qr_read.FORMATS)."""
+    out = io.BytesIO()
+    Image.open(io.BytesIO(qr_png(LINK, scale=6))).convert("L").save(out, format=kind)
+    with pytest.raises(ValueError, match="not a picture"):
+        qr_texts(out.getvalue())
