@@ -3,12 +3,25 @@
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+from streamlit.testing.v1 import AppTest, app_test, local_script_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
 CERT_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
 """The certificate signing key of the app tests: base64url of bytes 0..31."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_script_cache():
+    """One bytecode cache for every AppTest run, as a streamlit server keeps one for its
+    scripts. AppTest makes a new cache on each run, so every click re-read, re-parsed and
+    re-compiled app.py and the page: about a third of a quiz question's run."""
+    cache = ScriptCache()
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (app_test, local_script_runner):
+            patch.setattr(module, "ScriptCache", lambda: cache)
+        yield
 
 
 @pytest.fixture(autouse=True)
