@@ -10,9 +10,16 @@ import math
 
 import numpy as np
 
+MAX_DIGITS = 17
+"""Significant digits worth printing: 17 tell any two float64 values apart; more are only
+zeros (and 10**9 of them took seconds and a gigabyte of text)."""
+
 
 def fmt(x: float, digits: int = 4) -> str:
-    """A number as a person writes it: 4 significant digits, no '-0', sci for tiny/huge."""
+    """A number as a person writes it: 4 significant digits, no '-0', sci for tiny/huge.
+    ValueError unless ``digits`` is 1 to ``MAX_DIGITS``."""
+    if not 1 <= digits <= MAX_DIGITS:
+        raise ValueError(f"digits must be 1 to {MAX_DIGITS}, got {digits!r}.")
     x = float(x)
     if x == 0:
         return "0"

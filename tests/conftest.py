@@ -19,9 +19,12 @@ Hypothesis runs without its per-example deadline (the ``suite`` profile).
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pytest
+from _pytest.mark.expression import Expression
 from hypothesis import settings
 
 from tests.trl_logs.fixture import trl_logs  # noqa: F401  (real TRL logs, shared across folders)
@@ -53,6 +56,27 @@ def pytest_configure_node(node):
     """Tell each xdist worker whether the run groups (a worker parses only the command line,
     where ``-n 2`` alone means ``--dist load``)."""
     node.workerinput["loadgroup"] = node.config.getvalue("dist") == "loadgroup"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Leave a folder of FOLDER_MARKS unimported when ``-m`` deselects every test in it
+    (the fast tier's e2e and deploy): importing them (Playwright, their helpers) cost each
+    worker about a second of collection for tests it then deselected."""
+    mark = FOLDER_MARKS.get(collection_path.name) if collection_path.parent == HERE else None
+    markexpr = config.getoption("markexpr", "")
+    return True if mark and markexpr and deselects_every_test(markexpr, mark) else None
+
+
+def deselects_every_test(markexpr: str, mark: str) -> bool:
+    """Whether ``markexpr`` is false for every test marked ``mark``, whatever other marks it
+    has: tried with each combination of the other names the expression uses."""
+    expression = Expression.compile(markexpr)
+    names = sorted(set(re.findall(r"[\w:+\-.\[\]\\/]+", markexpr)) - {"and", "or", "not", mark})
+    for values in itertools.product((False, True), repeat=len(names)):
+        marks = frozenset({mark, *itertools.compress(names, values)})
+        if expression.evaluate(lambda name, /, marks=marks, **_: name in marks):
+            return False
+    return True
 
 
 TRAINER_FIXTURES = frozenset({"trainer", "trl_logs"})

@@ -3,12 +3,32 @@
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from streamlit.components.v2.component_manager import BidiComponentManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+from streamlit.testing.v1 import AppTest, app_test, local_script_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
 CERT_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
 """The certificate signing key of the app tests: base64url of bytes 0..31."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def streamlit_setup_once():
+    """What a streamlit server sets up once, made once for every AppTest: the scripts'
+    bytecode cache (AppTest makes a new one on each run, so every click re-parsed and
+    re-compiled app.py and the page: a third of a quiz question's run) and the registry of
+    installed custom components (a new AppTest read the metadata of every installed
+    package, about 90 ms, before its first run; the app has no custom component)."""
+    scripts = ScriptCache()
+    components = BidiComponentManager()
+    components.discover_and_register_components(start_file_watching=False)
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (app_test, local_script_runner):
+            patch.setattr(module, "ScriptCache", lambda: scripts)
+        patch.setattr(components, "discover_and_register_components", lambda **_: None)
+        patch.setattr(app_test, "BidiComponentManager", lambda: components)
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,8 @@
 
 import math
 
+import pytest
+
 from grpo_core.format import (
     as_typed,
     cell,
@@ -22,6 +24,16 @@ def test_fmt_and_tex():
         "0", "0.5", "-0.9352", "1e-7", "1.235e5",
     ]  # fmt: skip
     assert tex(1.2e-7) == r"1.2 \times 10^{-7}"
+
+
+def test_fmt_refuses_more_digits_than_a_float_holds():
+    """17 digits print any float64 exactly; 10**9 of them wrote a gigabyte of zeros for 30 s
+    (found by the fuzzer), so they are refused in plain words."""
+    assert fmt(1 / 3, 17) == "0.33333333333333331"
+    assert fmt(5e-324, 17) == "4.9406564584124654e-324"
+    for digits in (0, -1, 18, 10**9):
+        with pytest.raises(ValueError, match="digits must be 1 to 17"):
+            tex(1e-300, digits)
 
 
 def test_tex_term_puts_negatives_in_parentheses():

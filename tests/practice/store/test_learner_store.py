@@ -24,6 +24,7 @@ from practice.store.learner_json import (
     FORMAT,
     MAX_IMPORT_ATTEMPTS,
     MAX_IMPORT_BYTES,
+    MAX_IMPORT_CARDS,
     export_json,
     import_json,
     parse_progress,
@@ -149,6 +150,15 @@ def export(cards=None, attempts=()) -> str:
             ),
             "attempts: holds too much",
         ),
+        # 300 KB of empty attempts: refused by the size limit at once (validating every
+        # entry first took a minute; the 2 MB a file may have, several)
+        (
+            json.dumps(
+                {"format": FORMAT, "attempts": [{}] * 100_000, "cards": {}}, separators=(",", ":")
+            ),
+            "attempts: holds too much",
+        ),
+        (export({str(i): {} for i in range(MAX_IMPORT_CARDS + 1)}), "cards: holds too much"),
         ("x" * (MAX_IMPORT_BYTES + 1), "too large"),
         # issue 24, item 6: a deeply nested file, refused before any parser sees it
         ("[" * 30_000 + "]" * 30_000, "nests lists or objects more than 8 deep"),
