@@ -95,7 +95,15 @@ def to_json(own: OwnParameters) -> str:
 
 def from_json(text: str) -> OwnParameters:
     """The record of ``to_json``'s text, checked again (ValueError)."""
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("the kept FSRS parameters are not JSON.") from None
+    keys = ("parameters", "reviews", "fitted")
+    if not isinstance(data, dict) or set(data) != set(keys):
+        raise ValueError("the kept FSRS parameters need exactly: " + ", ".join(keys) + ".")
+    if not isinstance(data["parameters"], list):
+        raise ValueError("the FSRS parameters must be a list of numbers.")
     return check_own(OwnParameters(tuple(data["parameters"]), data["reviews"], data["fitted"]))
 
 

@@ -75,3 +75,15 @@ def test_with_enough_reviews_the_learners_parameters_are_fitted():
         assert lo - 1e-9 <= p <= hi + 1e-9
     assert fit.message == f"Fitted on your {fit.reviews} reviews."
     assert fit_parameters(attempts) == fit, "the optimizer is seeded: the same fit again"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["0", "[]", "not json", '{"parameters": 1, "reviews": 600, "fitted": 0}', '{"reviews": 600}'],
+    ids=["number", "list", "text", "parameters-not-a-list", "missing-keys"],
+)
+def test_a_kept_record_that_is_not_one_is_refused_in_plain_words(text):
+    """What a store hands back is read again as the record ``to_json`` writes, never
+    trusted: anything else is a ValueError (the fuzzer's ``"0"`` was a TypeError)."""
+    with pytest.raises(ValueError, match="FSRS parameters"):
+        review_fit.from_json(text)
