@@ -111,8 +111,33 @@ def module_server_group(item) -> str | None:
     return None
 
 
+LONG_FIRST = (
+    "tests/e2e/test_practice.py",
+    "tests/e2e/test_class_lecture.py",
+    "tests/e2e/test_class_mode.py",
+    "tests/e2e/test_class_screens.py",
+    "tests/e2e/test_class_fold.py",
+    "tests/e2e/test_learner_loop.py",
+    "tests/e2e/test_policy_loss.py",
+    "tests/e2e/test_share_links.py",
+)
+"""Modules whose tests are the longest single tests (30 to 80 s each on a quiet machine,
+`--durations`): they run first. xdist hands out groups largest first and single tests in
+collection order; a long test collected last could leave the other worker idle for its whole
+length at the end of the run."""
+
+
+def long_first(items: list) -> None:
+    """Move the tests of LONG_FIRST's modules to the front, in LONG_FIRST's order; every
+    module stays contiguous (module-scoped fixtures are made once) and the rest keep their
+    order."""
+    rank = {module: n for n, module in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    long_first(items)
     for item in items:
         path = Path(str(item.path)).resolve()
         folder = path.relative_to(HERE).parts[0] if path.is_relative_to(HERE) else None
