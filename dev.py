@@ -27,7 +27,6 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
 CHROMIUM = "/usr/bin/chromium"
-HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 NGINX = "/usr/sbin/nginx"
 REDIS = "/usr/bin/redis-server"
 ZBARIMG = "/usr/bin/zbarimg"
@@ -98,22 +97,6 @@ def ensure_debian_binary(binary: str, package: str, needed_by: str) -> None:
     if os.environ.get("CI"):
         raise SystemExit(f"error: {message.replace('will be skipped', 'cannot run')}")
     print(f"note: {message}", flush=True)
-
-
-def ensure_headless_shell() -> None:
-    """Debian's chromium-headless-shell, the browser tests' Chromium when present: about 30 %
-    less CPU a page load than the full chromium (tests/e2e/conftest.py, HEADLESS_SHELL).
-    Without it (and no apt-get as root) the browser tests use /usr/bin/chromium."""
-    if Path(HEADLESS_SHELL).exists() or not Path(CHROMIUM).exists():
-        return
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("installing Debian's chromium-headless-shell for the browser tests", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", "chromium-headless-shell"]
-        updated = subprocess.call(["apt-get", "update", "-qq"], env=env) == 0
-        if updated and subprocess.call(install, env=env) == 0:
-            return
-    print(f"note: {HEADLESS_SHELL} is missing: the browser tests use {CHROMIUM}", flush=True)
 
 
 def ensure_nginx() -> None:
@@ -201,7 +184,6 @@ def main(argv: list[str]) -> int:
         ensure_venv("requirements-model.txt")  # the real model's tests run in the full suite
         ensure_venv("requirements-model-nodeps.txt")
         ensure_chromium()
-        ensure_headless_shell()
         ensure_nginx()
         ensure_axe()
         return run_pytest(["--durations=15", *args])

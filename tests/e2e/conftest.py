@@ -32,14 +32,6 @@ from deploy.run import SERVER_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
-"""Debian's chromium-headless-shell: the same Blink without the full browser around it, the
-build Playwright itself uses for headless runs. The browser is the suite's cost (the app
-server takes under 0.3 s of CPU a page load, Chromium about 7 s at 1400x1800 with a
-screenshot); the shell took 29-31 % less CPU for the same six page loads in one context
-(policy-loss, playground, walkthrough, critic, guide, simulator, each with a full-page
-screenshot: 35.2 and 30.0 s against 49.5 and 43.5 s, load 5-9). ``browser`` uses it when it
-is installed (``python3 dev.py test`` installs it), else CHROMIUM."""
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 SHOTS = ROOT / "artifacts" / "screenshots"
 
@@ -211,17 +203,15 @@ def _with_probe(new_context):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium (HEADLESS_SHELL when installed); every context it makes carries
-    ``PROBE`` for ``settle``."""
+    """Headless Chromium; every context it makes carries ``PROBE`` for ``settle``."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing in CI: browser tests must run, not skip")
         pytest.skip(f"{CHROMIUM} not installed; run `python3 dev.py test` as root to install it")
     from playwright.sync_api import sync_playwright
 
-    executable = HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else CHROMIUM
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         browser.new_context = _with_probe(browser.new_context)
         yield browser
         browser.close()
