@@ -1,54 +1,49 @@
 """In a real browser, both modes of "A real model's group": the saved groups on a server
 without the model (GRPO_REAL_MODEL=off), and live sampling with the real model."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
+from deploy.run import SERVER_FLAGS
 from realmodel import groups, model
-from tests.e2e.conftest import assert_healthy, open_path, settle, shot, whole_page_shot
+from tests.e2e.conftest import (
+    assert_healthy,
+    free_port,
+    open_path,
+    settle,
+    shot,
+    start_streamlit,
+    stop_streamlit,
+    whole_page_shot,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(__name__)]
-"""All on one xdist worker: the live tests share its app server, which then loads the model
-once, and the later tests find the first one's group and step in that server's cache."""
+"""All on one xdist worker: the live tests share one server (``live_url``), which loads the
+model once, and the later tests find the first one's group and step in that server's cache."""
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def saved_only_url():
     """A server of its own with live sampling off, as on a machine without the extra."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-            "--server.address", "127.0.0.1", "--server.headless", "true",
-            "--browser.gatherUsageStats", "false",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "GRPO_REAL_MODEL": "off"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2):
-                break
-        except OSError:
-            time.sleep(0.3)
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
+    port = free_port()
+    process = start_streamlit(port, env={"GRPO_REAL_MODEL": "off"})
+    yield f"http://127.0.0.1:{port}"
+    stop_streamlit(process)
+
+
+@pytest.fixture(scope="module")
+def live_url(app_server):
+    """A server of its own for live sampling, in the session server's test environment: the
+    model it loads (about 1 GB resident after a step) must not stay in the session's server,
+    whose memory other tests bound (tests/e2e/test_hostile_files.py: 1 GB after every
+    hostile upload). The module's tests share it, so the model loads once."""
+    port = free_port()
+    process = start_streamlit(port, env=app_server.env, flags=tuple(SERVER_FLAGS))
+    yield f"http://127.0.0.1:{port}"
+    stop_streamlit(process)
 
 
 def main_text(page) -> str:
@@ -83,14 +78,14 @@ def test_saved_groups_in_the_browser(saved_only_url, browser, name, width, path)
 
 @pytest.mark.model
 @pytest.mark.skipif(not model.available(), reason="the real model's extra is not installed")
-def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(app_url, browser):
+def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(live_url, browser):
     """Live with the saved group's settings (6 + 7, K = 8, seed 0, temperature 0.8): the same
     answers as scripts/sample_real_groups.py wrote, then one real step in the browser."""
     saved = next(g for g in groups.load_committed()[1] if g.task.label.endswith("6 + 7"))
     context = browser.new_context(viewport={"width": 1440, "height": 3000})
     page = context.new_page()
     page.set_default_timeout(60_000)
-    open_path(page, app_url, "/real-model")
+    open_path(page, live_url, "/real-model")
     page.get_by_text("Sample live").click()
     settle(page)
     page.get_by_label("Task").click()
@@ -147,14 +142,14 @@ def sample_and_step(page) -> None:
         ("present", {"width": 1280, "height": 720}, True),
     ],
 )
-def test_live_mode_on_a_phone_and_presenting(app_url, browser, name, viewport, present):
+def test_live_mode_on_a_phone_and_presenting(live_url, browser, name, viewport, present):
     """Opened from a link with the settings, then one real step (group and step come from
     the server's cache once the first live test has made them); nothing wider than the
     screen."""
     context = browser.new_context(viewport=viewport, is_mobile=not present)
     page = context.new_page()
     page.set_default_timeout(60_000)
-    open_path(page, app_url, live_path(present=present))
+    open_path(page, live_url, live_path(present=present))
     sample_and_step(page)
     assert page.evaluate(
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
@@ -165,7 +160,7 @@ def test_live_mode_on_a_phone_and_presenting(app_url, browser, name, viewport, p
 
 @pytest.mark.model
 @LIVE
-def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
+def test_two_sessions_at_once_the_second_sees_the_queue(live_url, browser):
     """Two browsers ask for groups nobody sampled yet; the second waits its turn and says so.
     The first asks for 8 answers of up to 48 tokens (5 s on a quiet machine), long enough for
     the second's click to arrive while it runs; the second for 2, which only has to wait."""
@@ -174,7 +169,7 @@ def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
         context = browser.new_context(viewport={"width": 1440, "height": 2000})
         page = context.new_page()
         page.set_default_timeout(60_000)
-        open_path(page, app_url, live_path(k=k, seed=seed))
+        open_path(page, live_url, live_path(k=k, seed=seed))
         pages.append(page)
         contexts.append(context)
     first, second = pages
@@ -195,13 +190,13 @@ def test_two_sessions_at_once_the_second_sees_the_queue(app_url, browser):
 
 @pytest.mark.model
 @LIVE
-def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(app_url, browser):
+def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(live_url, browser):
     """K = 2 keeps it short: one group (1 job) and a few steps (4 jobs) fit in the session's
     6 a minute; asking for the few steps again at once is refused with a wait."""
     context = browser.new_context(viewport={"width": 1440, "height": 2400})
     page = context.new_page()
     page.set_default_timeout(60_000)
-    open_path(page, app_url, live_path(k=2, seed=3))
+    open_path(page, live_url, live_path(k=2, seed=3))
     sample(page)
     page.get_by_role("button", name="Run 3 steps").click()
     page.get_by_text("group by group").wait_for(timeout=LONG)
