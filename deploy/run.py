@@ -143,9 +143,7 @@ def cert_key(run_dir: Path) -> str:
 
 
 def render_config(ports: list[int], *, listen: str, port: int, run_dir: Path) -> str:
-    servers = "\n".join(
-        f"        server 127.0.0.1:{p} max_fails=3 fail_timeout=10s;" for p in ports
-    )
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
     replica_map = "\n".join(
         f'        "~127\\.0\\.0\\.1:{p}$" "{i}";' for i, p in enumerate(ports, start=1)
     )

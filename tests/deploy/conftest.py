@@ -81,13 +81,12 @@ def deployment(session_deployment):
 
 
 def restore(dep: Deployment, seconds: float = 30) -> None:
-    """Start any replica that is down, then have nginx forget that one failed (it skips a
-    replica that failed 3 connections for fail_timeout, 10 s: a reload starts new workers
-    with no such memory) and wait until it sends new browsers to every replica."""
+    """Start any replica that is down and wait until nginx sends new browsers to every
+    replica (it keeps no memory of failures, so no reload: a reload's old worker could
+    still route a browser of the next test)."""
     for i, process in enumerate(dep.apps):
         if process is None or process.poll() is not None:
             dep.start_replica(i)
-    dep.nginx.send_signal(signal.SIGHUP)
     wanted = {str(i + 1) for i in range(len(dep.apps))}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -127,8 +127,7 @@ def test_a_replica_sigkilled_mid_round_loses_no_vote(rehearsal):
     assert counts["counted"] == STUDENTS
     wait_for(lambda: dep.check()[0], 180, "the supervisor restarted replica 1")
     assert dep.restarts[0] >= 1
-    # nginx skips a replica that failed 3 times for fail_timeout (10 s): the next test's phones
-    # need it back behind the proxy, not only healthy on its own port.
+    # The next test's phones need it back behind the proxy, not only healthy on its port.
     wait_for(lambda: proxied(dep, "1"), 60, "the proxy sent browsers to replica 1 again")
 
 
