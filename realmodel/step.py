@@ -3,9 +3,11 @@
 The step is on-policy (old log-probs = current ones, so the ratio is 1, as on TRL's first
 update of a generation) and uses ``realmodel.torch_loss`` (``grpo_core.loss`` in torch).
 
-Memory (one server, 2.5 GB at most): the loss is a sum over answers, so each answer is
-run forward and backward on its own and the gradients add up in place (the activations of
-one answer at a time, not K). Plain SGD: no optimizer state. The single step (``grpo_step``)
+Memory (one server, 2.5 GB at most) and time (2 CPU cores): the loss is a sum over
+answers, so answers go forward and backward in batches of BATCH, shortest first, and the
+gradients add up in place (the activations of one batch at a time, not K); the prompt,
+the same for every answer, is run once and each batch continues from its keys and values.
+Plain SGD: no optimizer state. The single step (``grpo_step``)
 writes its new weights beside the model's, each replacing its gradient as it is made, and
 scores the answers again through them (``torch.func.functional_call``): the model's own
 weights are never written, so no demonstration can leak into the next one. A run of steps
@@ -25,6 +27,10 @@ import numpy as np
 
 from realmodel import torch_loss
 from realmodel.model import Loaded, prompt_ids
+
+BATCH = 4
+"""Answers run forward and backward together: a pass costs nearly the same for one answer
+as for several, while the activations kept for backward grow with the batch."""
 
 
 @dataclass(frozen=True)
@@ -58,17 +64,52 @@ def forward(loaded: Loaded, params: dict | None, **inputs):
     return functional_call(loaded.model, params, (), inputs)
 
 
-def answer_logprobs(loaded: Loaded, prompt, answer: list[int], temperature: float, params=None):
-    """(1, T) torch log p of each of the answer's T tokens given the prompt (logits /
-    temperature, as TRL computes them); T >= 1. ``prompt``: a str or its (1, P) ids."""
+def prompt_pass(loaded: Loaded, ids, params=None):
+    """The prompt run once: its keys and values, one (keys, values) pair of (1, heads, P,
+    head_dim) tensors a layer, and the logits at its last position, (1, 1, vocab), which
+    score an answer's first token. Every answer continues from these, so the P prompt
+    tokens are run once a pass, not once an answer."""
+    out = forward(loaded, params, input_ids=ids, use_cache=True, logits_to_keep=1)
+    return [(layer.keys, layer.values) for layer in out.cache.layers], out.logits
+
+
+def cache_holding(loaded: Loaded, layers):
+    """A fresh cache holding ``layers``' keys and values; running an answer on it appends
+    the answer's own in new tensors (torch.cat), so ``layers`` serve the next answer."""
+    from transformers import DynamicCache
+
+    cache = DynamicCache(config=loaded.model.config)
+    for index, (keys, values) in enumerate(layers):
+        cache.update(keys, values, index)
+    return cache
+
+
+def answers_logprobs(loaded: Loaded, prefix, answers, temperature: float, params=None):
+    """(B, T) torch log p of each answer's tokens after the prompt whose ``prompt_pass`` is
+    ``prefix`` (logits / temperature, as TRL computes them), for B answers of 1..T tokens
+    run as one right-padded batch. A row's entries past its answer's length are finite and
+    mean nothing: mask them. On this CPU a pass costs nearly as much for one answer as for
+    eight (each weight matrix is read once a pass), so answers go in batches."""
     import torch
 
-    ids = prompt_ids(loaded, prompt) if isinstance(prompt, str) else prompt
-    row = torch.cat([ids[0], torch.tensor(answer, dtype=ids.dtype)])[None, :]
-    logits = forward(loaded, params, input_ids=row, logits_to_keep=len(answer) + 1).logits
-    logits = logits[:, :-1, :].float() / float(temperature)  # (1, T, vocab)
-    # log softmax at the chosen token only: no second (1, T, vocab) tensor
-    chosen = logits.gather(2, row[:, ids.shape[1] :, None])[..., 0]
+    layers, last = prefix
+    count, width = len(answers), max(len(a) for a in answers)
+    tokens = torch.tensor([a + a[-1:] * (width - len(a)) for a in answers])  # (B, T)
+    logits = last.expand(count, -1, -1)  # (B, 1, vocab): scores token 0
+    if width > 1:  # tokens 0..T-2 in, the scores of tokens 1..T-1 out (causal: the
+        # padding after an answer is never seen by its own tokens)
+        shared = [(k.expand(count, -1, -1, -1), v.expand(count, -1, -1, -1)) for k, v in layers]
+        out = forward(
+            loaded,
+            params,
+            input_ids=tokens[:, :-1],
+            cache=cache_holding(loaded, shared),
+            use_cache=True,
+        )
+        logits = torch.cat([logits, out.logits], dim=1)
+    logits = logits.float() / float(temperature)  # (B, T, vocab)
+    # log softmax at the chosen token only: no second (B, T, vocab) tensor
+    chosen = logits.gather(2, tokens[:, :, None])[..., 0]
     return chosen - torch.logsumexp(logits, dim=-1)
 
 
@@ -76,16 +117,22 @@ def sequence_logprobs(loaded: Loaded, prompt: str, answers, temperature: float, 
     """(K,) each answer's log p (sum over its tokens; 0 for an empty answer), no gradient."""
     import torch
 
-    ids = prompt_ids(loaded, prompt)
+    mask = mask_of(answers)
+    sums = np.zeros(len(answers))
     with torch.no_grad():
-        return np.array(
-            [
-                float(answer_logprobs(loaded, ids, a, temperature, params).double().sum())
-                if a
-                else 0.0
-                for a in answers
-            ]
-        )
+        prefix = prompt_pass(loaded, prompt_ids(loaded, prompt), params)
+        for rows in batches(answers):
+            logp = answers_logprobs(loaded, prefix, [answers[i] for i in rows], temperature, params)
+            width = logp.shape[1]
+            sums[rows] = (logp.double().numpy() * mask[rows, :width]).sum(axis=1)
+    return sums
+
+
+def batches(answers) -> list[list[int]]:
+    """The indices of the non-empty answers, shortest first, in runs of BATCH: answers of
+    like length share a batch, so little of it is padding."""
+    rows = sorted((i for i, a in enumerate(answers) if a), key=lambda i: len(answers[i]))
+    return [rows[start : start + BATCH] for start in range(0, len(rows), BATCH)]
 
 
 def mask_of(answers) -> np.ndarray:
@@ -104,27 +151,38 @@ def accumulate_gradient(
     params: dict,
     loss_type: str = "dapo",
 ):
-    """Backward of the group's loss into ``params``' ``.grad``, one answer at a time.
+    """Backward of the group's loss into ``params``' ``.grad``, BATCH answers at a time.
 
     The batch's token weights are fixed first (they depend on the mask only); answer i's
-    share of the loss is then its own row of the sum, so adding each answer's gradient
-    gives the batched gradient. Returns (loss, (K,) sequence log-probs before the step)."""
+    share of the loss is then its own row of the sum, so adding each batch's gradient
+    gives the whole group's. The prompt is run once, forward and backward. Returns (loss,
+    (K,) sequence log-probs before the step)."""
+    import torch
+
     mask = mask_of(answers)
     adv = np.asarray(advantages, dtype=np.float64)
     weight = torch_loss.token_weights(adv, mask, loss_type=loss_type)
-    ids = prompt_ids(loaded, prompt)
+    layers, last = prompt_pass(loaded, prompt_ids(loaded, prompt), params)
+    # The answers continue from detached copies of the prompt's outputs, which gather the
+    # gradients every answer sends back; the prompt's pass is then run backward once.
+    outputs = [last, *(t for pair in layers for t in pair)]
+    inputs = [t.detach().requires_grad_(True) for t in outputs]
+    prefix = ([(inputs[i], inputs[i + 1]) for i in range(1, len(inputs), 2)], inputs[0])
     loss, before = 0.0, np.zeros(len(answers))
-    for i, a in enumerate(answers):
-        if not a:  # an empty answer has no tokens: it weighs nothing
-            continue
-        logp = answer_logprobs(loaded, ids, a, temperature, params)  # (1, T_i)
-        row = slice(i, i + 1), slice(0, len(a))
+    for batch in batches(answers):  # an empty answer has no tokens: it weighs nothing
+        logp = answers_logprobs(loaded, prefix, [answers[i] for i in batch], temperature, params)
+        width = logp.shape[1]  # (b, width): this batch's longest answer
         part = torch_loss.surrogate_torch(
-            logp, logp.detach(), adv[i : i + 1], mask[row], weight[row]
+            logp, logp.detach(), adv[batch], mask[batch, :width], weight[batch, :width]
         )
         part.backward()
         loss += part.item()
-        before[i] = float(logp.detach().double().sum())
+        before[batch] = (logp.detach().double().numpy() * mask[batch, :width]).sum(axis=1)
+    sent = [
+        (out, inp.grad) for out, inp in zip(outputs, inputs, strict=True) if inp.grad is not None
+    ]
+    if sent:
+        torch.autograd.backward([out for out, _ in sent], [grad for _, grad in sent])
     return loss, before
 
 

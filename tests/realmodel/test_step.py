@@ -1,6 +1,6 @@
-"""The step's memory savings change nothing: answer-by-answer gradients equal the batched
-one, weights passed in are the weights used, and the in-place step of a run of steps is the
-same step (the real model)."""
+"""The step's savings change nothing: the prompt run once and answers in small batches give
+the log-probs and the gradient of one plain batch, weights passed in are the weights used,
+and the in-place step of a run of steps is the same step (the real model)."""
 
 import numpy as np
 import pytest
@@ -41,8 +41,42 @@ def group(loaded):
     return task.prompt, answers, np.array([1.2, -0.4, 0.7, -1.5])
 
 
-def test_one_answer_at_a_time_gives_the_batched_gradient(loaded, group):
+def plain_logprobs(loaded, prompt, answer, temperature):
+    """(T,) log p of one answer's tokens from one forward pass over prompt + answer, with
+    nothing shared or cached."""
+    import torch
+
+    ids = model.prompt_ids(loaded, prompt)[0].tolist()
+    with torch.no_grad():
+        logits = loaded.model(input_ids=torch.tensor([ids + answer])).logits[0]
+    logits = logits[len(ids) - 1 : -1].float() / temperature
+    chosen = logits.gather(1, torch.tensor(answer)[:, None])[:, 0]
+    return (chosen - torch.logsumexp(logits, dim=-1)).numpy()
+
+
+@pytest.mark.parametrize("batch", [1, 3, 8])
+def test_the_shared_prompt_and_batches_give_each_answers_own_logprobs(
+    loaded, group, batch, monkeypatch
+):
+    prompt, answers, _ = group
+    answers = [*answers, [], answers[0][:1]]  # an empty answer and a one-token answer
+    monkeypatch.setattr(step, "BATCH", batch)
+    got = step.sequence_logprobs(loaded, prompt, answers, 0.7)
+    want = [plain_logprobs(loaded, prompt, a, 0.7).sum() if a else 0.0 for a in answers]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    assert got[-2] == 0.0
+
+
+def test_batches_run_every_nonempty_answer_once_shortest_first(monkeypatch):
+    monkeypatch.setattr(step, "BATCH", 2)
+    answers = [[1, 2, 3], [], [4], [5, 6], [7, 8, 9, 10], [11]]
+    assert step.batches(answers) == [[2, 5], [3, 0], [4]]
+
+
+@pytest.mark.parametrize("batch", [1, 3, 4])
+def test_answers_in_batches_give_the_batched_gradient(loaded, group, batch, monkeypatch):
     prompt, answers, adv = group
+    monkeypatch.setattr(step, "BATCH", batch)
     params = step.shipped(loaded)
     logp, mask = batched_logprobs(loaded, prompt, answers, 1.0)
     loss = torch_loss.policy_loss_torch(logp, logp.detach(), adv, mask)
