@@ -11,6 +11,9 @@ held out once but has been studied answer by answer since (a tuning set now).
     .venv/bin/python bench/bench_grading.py --set heldout_fresh.toml
     .venv/bin/python bench/bench_grading.py --set tuning_independent.toml
 
+``heldout_s5.toml`` was labelled twice, independently: the benchmark also prints how far
+the second labeller agrees with the first, what a careful reader reaches on these labels.
+
 Targets: precision >= 0.95, recall >= 0.9 overall; no swapped-relation or keyword-salad
 answer above 25 % credit (also reported: those credited beyond the points they truly make,
 since a swapped answer may make a point it does not swap). The last line is
@@ -28,7 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.practice.followup_eval.metrics import (  # noqa: E402
+    SECOND_LABELS,
     counts,
+    kappa,
+    labelled_counts,
     load,
     over_credited,
     precision,
@@ -49,6 +55,13 @@ def main() -> None:
     print(f"({len(answers)} answers graded twice in {seconds:.1f} s)")
     over = over_credited(answers)
     beyond = sum(credit > share for _, _, credit, share, _ in over)
+    if name in SECOND_LABELS:
+        second = labelled_counts(answers, load(SECOND_LABELS[name]))
+        print(
+            f"a second labeller against the first ({SECOND_LABELS[name]}): precision "
+            f"{precision(second):.3f}, recall {recall(second):.3f}, kappa {kappa(second):.3f} "
+            f"({second['fp'] + second['fn']} of {sum(second.values())} key points labelled apart)"
+        )
     print(
         f"grading: precision {precision(c):.3f}, recall {recall(c):.3f}, "
         f"swapped/salad above 25 %: {len(over)} ({beyond} beyond their labels)"

@@ -109,7 +109,13 @@ def test_a_blind_set_is_reported_without_its_answers(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "name", ["heldout_independent.toml", "heldout_fresh.toml", "heldout_s5.toml"]
+    "name",
+    [
+        "heldout_independent.toml",
+        "heldout_fresh.toml",
+        "heldout_s5.toml",
+        "heldout_s5_second.toml",
+    ],
 )
 def test_a_held_out_file_is_never_edited_after_its_commit(name):
     """git history: a single commit ever touched each held-out file, made alone before the
@@ -121,7 +127,8 @@ def test_a_held_out_file_is_never_edited_after_its_commit(name):
     root = Path(__file__).resolve().parents[2]
     path = f"tests/practice/followup_eval/{name}"
     log = subprocess.run(
-        ["git", "log", "--follow", "--format=%H", "--", path],
+        # -M100%: follow a renamed file, not into another held-out file it resembles
+        ["git", "log", "--follow", "-M100%", "--format=%H", "--", path],
         cwd=root,
         capture_output=True,
         text=True,
@@ -129,6 +136,30 @@ def test_a_held_out_file_is_never_edited_after_its_commit(name):
     if log.returncode != 0 or not log.stdout.strip():
         pytest.skip("not a git checkout")
     assert len(log.stdout.split()) == 1, log.stdout
+
+
+def test_two_labellings_are_compared_point_by_point():
+    from tests.practice.followup_eval import metrics
+
+    first = load("tuning_independent.toml")[:3]
+    same = metrics.labelled_counts(first, first)
+    assert same["fp"] == same["fn"] == 0 and metrics.kappa(same) == 1.0
+    other = [dict(a, points=[]) for a in first]
+    apart = metrics.labelled_counts(first, other)
+    made = sum(len(a["points"]) for a in first)
+    assert apart == {"tp": 0, "fp": 0, "fn": made, "tn": same["tn"]}
+    with pytest.raises(ValueError, match="same answers"):
+        metrics.labelled_counts(first, first[::-1])
+
+
+def test_the_second_labelling_is_of_the_same_answers_and_in_range():
+    from tests.practice.followup_eval import metrics
+
+    for name, second in metrics.SECOND_LABELS.items():
+        c = metrics.labelled_counts(load(name), load(second))
+        assert sum(c.values()) > 0
+        for a in load(second):
+            assert all(1 <= p <= len(FOLLOWUPS[a["question"]].key_points) for p in a["points"])
 
 
 def test_the_engineers_tuning_set_is_labelled_in_range_and_graded_as_measured():

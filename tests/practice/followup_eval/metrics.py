@@ -118,7 +118,35 @@ def line(name: str, c: dict[str, int]) -> str:
     )
 
 
-BLIND = frozenset({"heldout_fresh.toml", "heldout_s5.toml"})
+def labelled_counts(truth: list[dict], other: list[dict]) -> dict[str, int]:
+    """{"tp", "fp", "fn", "tn"} of ``other``'s labels scored against ``truth``'s, two
+    labellings of the same answers in the same order, over each answer's key points (as many
+    as the grader scores: ``graded``)."""
+    if [a["text"] for a in truth] != [a["text"] for a in other]:
+        raise ValueError("the two labellings are not of the same answers in the same order")
+    c = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
+    for (a, hits), b in zip(graded(truth), other, strict=True):
+        for i in range(len(hits)):
+            said, true = i + 1 in b["points"], i + 1 in a["points"]
+            c["tp" if said and true else "fp" if said else "fn" if true else "tn"] += 1
+    return c
+
+
+def kappa(c: dict[str, int]) -> float:
+    """Cohen's kappa of two labellings from their ``labelled_counts``: agreement beyond
+    what their rates of saying "made" would give by chance (1 = always agree)."""
+    n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
+    observed = (c["tp"] + c["tn"]) / n
+    made = (c["tp"] + c["fp"]) * (c["tp"] + c["fn"]) + (c["fn"] + c["tn"]) * (c["fp"] + c["tn"])
+    chance = made / n / n
+    return (observed - chance) / (1 - chance) if chance < 1 else 1.0
+
+
+SECOND_LABELS = {"heldout_s5.toml": "heldout_s5_second.toml"}
+"""Held-out sets labelled twice, by labellers who never saw each other's labels nor the
+grader: how far two careful readers agree bounds what a grader can be asked to reach."""
+
+BLIND = frozenset({"heldout_fresh.toml", "heldout_s5.toml", "heldout_s5_second.toml"})
 """Sets whose answers and per-answer results are never shown: only the overall and
 per-question figures are reported (a set studied answer by answer can be tuned to)."""
 
