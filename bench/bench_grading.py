@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from tests.practice.followup_eval.metrics import (  # noqa: E402
     SECOND_LABELS,
     counts,
+    graded,
     kappa,
     labelled_counts,
     load,
@@ -62,6 +63,13 @@ def main() -> None:
             f"{precision(second):.3f}, recall {recall(second):.3f}, kappa {kappa(second):.3f} "
             f"({second['fp'] + second['fn']} of {sum(second.values())} key points labelled apart)"
         )
+        as_labels = [
+            dict(a, points=[i + 1 for i, hit in enumerate(hits) if hit])
+            for a, hits in graded(answers)
+        ]
+        for labels in (name, SECOND_LABELS[name]):
+            mine = labelled_counts(load(labels), as_labels)
+            print(f"the grader against {labels}: kappa {kappa(mine):.3f}")
     print(
         f"grading: precision {precision(c):.3f}, recall {recall(c):.3f}, "
         f"swapped/salad above 25 %: {len(over)} ({beyond} beyond their labels)"
