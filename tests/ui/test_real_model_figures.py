@@ -17,3 +17,8 @@ def test_answers_sharing_an_advantage_sit_side_by_side_inside_the_axes():
         assert np.isclose(x[a == value].mean(), value)
     low, high = fig["layout"]["yaxis"]["range"]
     assert low < d.min() and high > d.max()  # the top label is not cut at the edge
+    xlow, xhigh = fig["layout"]["xaxis"]["range"]
+    assert xlow < x.min() and x.max() < xhigh
+    for value in (-0.54, 1.62):  # far enough apart for a marker and its number at 390 px
+        gaps = np.diff(np.sort(x[a == value]))
+        assert gaps.min() >= 0.05 * (xhigh - xlow)
