@@ -15,8 +15,10 @@ Widget keys: ``cls.question``, ``cls.group``, ``cls.convention``, ``cls.lock`` (
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
+from collections.abc import Mapping
 
 import streamlit as st
 
@@ -114,6 +116,20 @@ def plain_math(text: str) -> str:
 COUNTDOWNS = (None, 10, 20, 30, 45, 60, 90, 120, 180, 300)
 """The times to answer a lecturer may pick (seconds; None: no countdown)."""
 
+SHORTEST_COUNTDOWN_ENV = "GRPO_SHORTEST_COUNTDOWN"
+"""Whole seconds, 1 to 9: a shorter first choice of countdown. Only the browser tests'
+app server sets it, so that the test of a round closed by its countdown waits a few
+seconds, not 10; unset (every real deployment), the choices are COUNTDOWNS."""
+
+
+def countdowns(env: Mapping[str, str] = os.environ) -> tuple[int | None, ...]:
+    """COUNTDOWNS, with ``env[SHORTEST_COUNTDOWN_ENV]``'s seconds first when that is a
+    whole number from 1 to 9 (anything else is ignored)."""
+    text = env.get(SHORTEST_COUNTDOWN_ENV, "").strip()
+    if re.fullmatch(r"[1-9]", text):
+        return (None, int(text), *COUNTDOWNS[1:])
+    return COUNTDOWNS
+
 
 def question_label(q) -> str:
     """The picker's line for a question: whose, its kind, the start of its text and its id."""
@@ -154,7 +170,7 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
         )
         st.selectbox(
             "Time to answer (the round closes by itself)",
-            COUNTDOWNS,
+            countdowns(),
             format_func=countdown_label,
             key="cls.seconds",
         )

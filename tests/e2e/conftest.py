@@ -7,6 +7,11 @@ certificate secret and signing key), so no test writes a store, secret or key in
 repository. A module starts a server of its own only where its tests need another
 configuration, and that fixture's docstring says why.
 
+Pages are reused, not made: ``clean_page`` (and ``page``, a clean 1400x1800 page) takes a
+page from the worker's pool, as a new browser would show it (no cookies or storage, a
+context of its own), and puts it back clean after the test: a load in a fresh context cost
+Chromium about 2.5 times the CPU of one in a page that had loaded the app (``_Clean``).
+
 Waits are conditions, never fixed sleeps: ``settle`` waits until Streamlit has finished
 every run the page asked for (script state, pending requests, stale elements), the charts
 are drawn, images, frames and fonts are loaded.
@@ -17,6 +22,7 @@ in CI (CI=true) a missing browser is a failure, never a skip.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -39,6 +45,11 @@ TEST_SECRET = "e2e-practice-secret-0123456789abcdef"
 """GRPO_CERT_SECRET of the session's app server (signs progress links)."""
 TEST_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
 """GRPO_CERT_KEY of the session's app server: Ed25519, base64url of bytes 0..31."""
+
+
+SHORTEST_COUNTDOWN = 6
+"""Seconds: the shortest countdown the session's app server offers (see ``app_server``);
+long enough for the room's and the phone's polls (1 s, 1.5 s) to show it running."""
 
 
 def free_port() -> int:
@@ -100,9 +111,17 @@ def app_server(tmp_path_factory):
     """The one app server of this test session, in the test environment: a temporary
     SQLite store (``store_url``, which tests may read), GRPO_CERT_SECRET = TEST_SECRET and
     GRPO_CERT_KEY = TEST_KEY. It runs with deploy/run.py's SERVER_FLAGS (no file watcher,
-    no forced GC after each run), as a deployment does."""
+    no forced GC after each run), as a deployment does. One knob no deployment sets:
+    GRPO_SHORTEST_COUNTDOWN = SHORTEST_COUNTDOWN (ui.class_lecturer), so the class lecture
+    test's round that its countdown closes takes that long, not the 10 s of the shortest
+    choice a lecturer has."""
     store_url = f"sqlite://{tmp_path_factory.mktemp('app-store')}/grpo.sqlite3"
-    env = {"GRPO_STORE": store_url, "GRPO_CERT_SECRET": TEST_SECRET, "GRPO_CERT_KEY": TEST_KEY}
+    env = {
+        "GRPO_STORE": store_url,
+        "GRPO_CERT_SECRET": TEST_SECRET,
+        "GRPO_CERT_KEY": TEST_KEY,
+        "GRPO_SHORTEST_COUNTDOWN": str(SHORTEST_COUNTDOWN),
+    }
     port = free_port()
     process = start_streamlit(port, env=env, flags=tuple(SERVER_FLAGS))
     yield AppServer(f"http://127.0.0.1:{port}", store_url, env)
@@ -217,18 +236,150 @@ def browser():
         browser.close()
 
 
+DESKTOP = {"width": 1400, "height": 1800}
+
+
 @pytest.fixture
 def context(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1800})
+    """A fresh context of its own: for a test that needs cookies and storage no other test
+    has touched, or several pages of one user."""
+    context = browser.new_context(viewport=DESKTOP)
     yield context
     context.close()
 
 
+CLEAR_STORAGE = """() => {
+  try { localStorage.clear(); sessionStorage.clear(); } catch (e) { /* an opaque origin */ }
+  return true;
+}"""
+
+
+class _Clean:
+    """A page of a context of its own that tests get one after another (``clean_page``).
+
+    Opening a page costs Chromium a new renderer process, and its first load compiles the
+    app's scripts again: four pages opened each in a fresh context took 5.1 s of Chromium
+    CPU and 9.8 s of wall time each, in a page that had loaded the app 2.0 s and 3.5 s
+    (psutil over its processes: /playground, /quiz, /walkthrough and /policy-loss at load
+    12-14). After a test the page is put back as a new browser's would be: other pages of
+    its context closed, the dialog handlers the test added removed, cookies and
+    permissions cleared, local and session storage cleared (a context that still holds
+    storage of another origin is closed instead), then it goes to about:blank (its
+    Streamlit session ends; Back finds a blank page, as in a new page), and its media,
+    viewport and timeout are reset. Each test opens its URL, so each gets a new Streamlit
+    session; what tests share is the HTTP cache and the renderer. The window size is set
+    for each test (a page's own setting); other context options (``is_mobile``,
+    ``has_touch``) make separate pages. If a reset fails, the context is closed and a new
+    one is made when next needed.
+    """
+
+    def __init__(self, browser, options: dict):
+        self.browser, self.options = browser, options  # context options but the viewport
+        self.context = self.page = None
+        self.handlers: list[tuple[str, object]] = []
+
+    def get(self, viewport: dict):
+        if self.page is None or self.page.is_closed():
+            self.close()
+            self.context = self.browser.new_context(viewport=viewport, **self.options)
+            self.page = self.context.new_page()
+            on = self.page.on
+
+            def recorded_on(event, f):  # remembered, so that the reset can remove it
+                self.handlers.append((event, f))
+                on(event, f)
+
+            self.page.on = recorded_on
+        elif self.page.viewport_size != viewport:
+            self.page.set_viewport_size(viewport)
+        self.page.set_default_timeout(30_000)
+        return self.page
+
+    def reset(self) -> None:
+        try:
+            page = self.page
+            for other in self.context.pages:
+                if other is not page:
+                    other.close()
+            for event, f in self.handlers:
+                page.remove_listener(event, f)
+            self.handlers.clear()
+            self.context.clear_cookies()
+            self.context.clear_permissions()
+            page.wait_for_function(CLEAR_STORAGE, timeout=5_000)  # a hung page: closed
+            page.goto("about:blank", timeout=10_000)
+            page.emulate_media(media="null", color_scheme="null")
+            if self.context.storage_state()["origins"]:
+                self.close()
+        except Exception:  # a crashed or closed page: start afresh
+            self.close()
+
+    def close(self) -> None:
+        if self.context is not None:
+            with contextlib.suppress(Exception):
+                self.context.close()
+        self.context = self.page = None
+        self.handlers.clear()
+
+
+POOL_SIZE = 6
+"""How many clean pages a worker keeps between tests (each holds a renderer, ~200 MB)."""
+
+
+class _Pool:
+    """The worker's clean pages, by context options; a test takes as many as it needs."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.idle: list[_Clean] = []
+        self.taken: list[_Clean] = []
+
+    def take(self, viewport: dict, options: dict):
+        found = next((c for c in self.idle if c.options == options), None)
+        if found is None:
+            found = _Clean(self.browser, options)
+        else:
+            self.idle.remove(found)
+        self.taken.append(found)
+        return found.get(viewport)
+
+    def give_back(self) -> None:
+        for clean in self.taken:
+            clean.reset()
+        self.idle = [*self.taken, *self.idle]
+        self.taken = []
+        for extra in self.idle[POOL_SIZE:]:
+            extra.close()
+        self.idle = self.idle[:POOL_SIZE]
+
+
+@pytest.fixture(scope="session")
+def _pool(browser):
+    pool = _Pool(browser)
+    yield pool
+    for clean in pool.idle + pool.taken:
+        clean.close()
+
+
 @pytest.fixture
-def page(context):
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    return page
+def clean_page(_pool):
+    """``clean_page(viewport=..., is_mobile=...)``: a page as a new browser with those
+    context options would show it (no cookies, no storage: one user), taken from the
+    worker's pool of clean pages and put back after the test (``_Clean`` says how and
+    why). A test takes one per user; a test whose check needs a new Chromium context
+    (not only no cookies) makes one with ``browser.new_context`` and says why."""
+
+    def take(viewport: dict | None = None, **options):
+        return _pool.take(viewport or DESKTOP, options)
+
+    yield take
+    _pool.give_back()
+
+
+@pytest.fixture
+def page(clean_page):
+    """A clean 1400x1800 page (see ``clean_page``)."""
+    return clean_page()
 
 
 def settle(page, extra_ms: int = 400) -> None:

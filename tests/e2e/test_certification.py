@@ -21,7 +21,15 @@ from practice.certificates import OFFLINE_CHECK, short_id, verify
 from practice.session import next_question, option_order
 from practice.store import open_store
 from practice.variants import load_families
-from tests.e2e.conftest import assert_healthy, free_port, open_path, settle, shot, start_streamlit
+from tests.e2e.conftest import (
+    NEXT_FRAME,
+    assert_healthy,
+    free_port,
+    open_path,
+    settle,
+    shot,
+    start_streamlit,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -89,10 +97,8 @@ def check_offline(keyring: str, cert_id: str) -> dict:
     return json.loads(out.stdout)
 
 
-def test_a_certification_attempt_walked_through(cert_url, store_url, browser):
-    holder = browser.new_context(viewport=DESKTOP)
-    page = holder.new_page()
-    page.set_default_timeout(30_000)
+def test_a_certification_attempt_walked_through(cert_url, store_url, clean_page):
+    page = clean_page(DESKTOP)  # the holder's browser
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     main = page.locator('[data-testid="stMain"]')
@@ -124,7 +130,7 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, browser):
     link = re.search(r"[?&]p=([^&]+)", page.url)[1]
 
     # a second browser holding the progress link, before the holder issues: no way to issue
-    other = browser.new_context(viewport=PHONE).new_page()
+    other = clean_page(PHONE)  # another browser: no cookie or storage of the holder's
     open_path(other, cert_url, f"/quiz?p={link}")
     other.get_by_text("being taken in another browser").wait_for()
     assert other.get_by_role("button", name="Submit my attempt").count() == 0
@@ -163,7 +169,8 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, browser):
     sheet = page.context.new_page()
     sheet.set_content(html_file)
     sheet.emulate_media(media="print")
-    sheet.wait_for_timeout(300)
+    sheet.evaluate("() => document.fonts.ready.then(() => {})")  # its fonts, then a frame
+    sheet.evaluate(NEXT_FRAME)  # drawn for print
     shot(sheet, "cert_html")
     sheet.close()
 
@@ -221,7 +228,6 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, browser):
     with pytest.raises(subprocess.CalledProcessError):
         check_offline(keyring, cert_id[:-1] + ("B" if cert_id[-1] == "A" else "A"))
     assert dialogs == [], "a name must never run as a script"
-    holder.close()
 
 
 def _public():

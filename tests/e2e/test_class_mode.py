@@ -5,12 +5,14 @@ Screenshots: artifacts/screenshots/class_*.png."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from grpo_core import group_advantages
 from grpo_core.format import signed
@@ -44,12 +46,15 @@ def wait_for_chart(page, n: int = 1) -> None:
     """Wait until ``n`` charts are drawn: a chart below the fold is only drawn once it is
     scrolled to, so scroll down while waiting."""
     charts = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot')
-    for _ in range(60):
+    for _ in range(60):  # about 30 s: scroll, then wait up to 0.5 s for the n-th chart
         if charts.count() >= n:
             return
         page.mouse.move(300, 400)
         page.mouse.wheel(0, 800)
-        page.wait_for_timeout(500)
+        with contextlib.suppress(PlaywrightTimeout):
+            charts.nth(n - 1).wait_for(state="attached", timeout=500)
+    if charts.count() >= n:
+        return
     raise AssertionError(f"{charts.count()} charts drawn, not {n}")
 
 
@@ -57,142 +62,132 @@ def metric_values(page) -> list[str]:
     return page.locator('[data-testid="stMetricValue"]').all_inner_texts()
 
 
-def test_a_class_votes_revotes_and_becomes_the_group(browser, app_url):
-    lecturer = browser.new_context(viewport={"width": 1280, "height": 800})
-    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
+    # five users, each a clean page of its own (no cookie another has: one seat each)
+    lect = clean_page({"width": 1280, "height": 800})
+    room = clean_page({"width": 1280, "height": 720})
     phones = [
-        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True),
-        browser.new_context(viewport={"width": 1000, "height": 900}),
-        browser.new_context(viewport={"width": 1000, "height": 900}),
+        ({"width": 390, "height": 844}, {"is_mobile": True}),
+        ({"width": 1000, "height": 900}, {}),
+        ({"width": 1000, "height": 900}, {}),
     ]
-    try:
-        lect = lecturer.new_page()
-        lect.set_default_timeout(30_000)
-        open_class(lect, app_url + "/class")
-        lect.get_by_role("button", name="Start a class session").click()
-        lect.get_by_text("Lecturer screen").wait_for()
-        settle(lect)
-        assert_healthy(lect)
-        query = parse_qs(urlparse(lect.url).query)
-        code = query["class"][0]
-        assert query["screen"] == ["lecturer"] and "lecturer" not in query
-        room = projector.new_page()
-        room.set_default_timeout(30_000)
-        href = lect.get_by_role("link", name="Open the projector screen").get_attribute("href")
-        open_class(room, href)
-        assert parse_qs(urlparse(room.url).query)["present"] == ["1"]
-        assert not room.locator('[data-testid="stSidebar"]').is_visible()
-        join_link = f"{app_url}/class?class={code}"
-        assert room.get_by_text(code, exact=True).is_visible()
-        assert room.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 180
-        shot(room, "class_projector_join")
+    open_class(lect, app_url + "/class")
+    lect.get_by_role("button", name="Start a class session").click()
+    lect.get_by_text("Lecturer screen").wait_for()
+    settle(lect)
+    assert_healthy(lect)
+    query = parse_qs(urlparse(lect.url).query)
+    code = query["class"][0]
+    assert query["screen"] == ["lecturer"] and "lecturer" not in query
+    href = lect.get_by_role("link", name="Open the projector screen").get_attribute("href")
+    open_class(room, href)
+    assert parse_qs(urlparse(room.url).query)["present"] == ["1"]
+    assert not room.locator('[data-testid="stSidebar"]').is_visible()
+    join_link = f"{app_url}/class?class={code}"
+    assert room.get_by_text(code, exact=True).is_visible()
+    assert room.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 180
+    shot(room, "class_projector_join")
 
-        students = []
-        for i, context in enumerate(phones):
-            page = context.new_page()
-            page.set_default_timeout(30_000)
-            open_class(page, join_link)
-            page.get_by_label("Nickname (optional: shown on the projector)").fill(
-                ["<b>Ann</b>", "Bo", ""][i]
-            )
-            page.get_by_role("button", name="Join").click()
-            page.get_by_text("first question appears here").wait_for()
-            assert "student=" in page.url
-            assert page.get_by_role("button", name="Open this round").count() == 0
-            students.append(page)
-
-        # Round 1: a choice question; the distribution stays hidden while the room votes.
-        lect.locator('[data-testid="stSelectbox"]').first.click()
-        lect.keyboard.type("choice-which-rewards")
-        lect.keyboard.press("Enter")
-        lect.get_by_role("button", name="Open this round").click()
-        students[0].get_by_text("Question 1").wait_for(timeout=15_000)
-        settle(students[0])
-        right = right_letter(students[0], "choice-which-rewards")
-        wrong = next(x for x in "ABCD" if x != right)
-        for page, letter in zip(students, (right, wrong, wrong), strict=True):
-            vote(page, letter, expect="Question 1")
-        try:
-            room.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
-            lect.get_by_text("3 of 3").wait_for(timeout=15_000)
-        except Exception:
-            shot(room, "class_count_failed")
-            raise
-        assert room.locator('[data-testid="stPlotlyChart"]').count() == 0, (
-            "no distribution before the reveal"
+    students = []
+    for i, (viewport, options) in enumerate(phones):
+        page = clean_page(viewport, **options)
+        open_class(page, join_link)
+        page.get_by_label("Nickname (optional: shown on the projector)").fill(
+            ["<b>Ann</b>", "Bo", ""][i]
         )
-        shot(students[0], "class_phone_vote")
-        shot(room, "class_projector_vote")
-        lect.get_by_role("button", name="Close & show the distribution").click()
-        lect.get_by_role("button", name="Convince your neighbour: vote again").wait_for()
-        wait_for_chart(room)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_text("first question appears here").wait_for()
+        assert "student=" in page.url
+        assert page.get_by_role("button", name="Open this round").count() == 0
+        students.append(page)
 
-        # Convince your neighbour: vote again; both votes side by side.
-        lect.get_by_role("button", name="Convince your neighbour: vote again").click()
-        for page, letter in zip(students, (right, right, wrong), strict=True):
-            vote(page, letter, expect="Vote again")
+    # Round 1: a choice question; the distribution stays hidden while the room votes.
+    lect.locator('[data-testid="stSelectbox"]').first.click()
+    lect.keyboard.type("choice-which-rewards")
+    lect.keyboard.press("Enter")
+    lect.get_by_role("button", name="Open this round").click()
+    students[0].get_by_text("Question 1").wait_for(timeout=15_000)
+    settle(students[0])
+    right = right_letter(students[0], "choice-which-rewards")
+    wrong = next(x for x in "ABCD" if x != right)
+    for page, letter in zip(students, (right, wrong, wrong), strict=True):
+        vote(page, letter, expect="Question 1")
+    try:
+        room.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
         lect.get_by_text("3 of 3").wait_for(timeout=15_000)
-        lect.get_by_role("button", name="Close & show the distribution").click()
-        lect.get_by_role("button", name="Reveal the answer").click()
-        room.get_by_text("Why each option").wait_for(timeout=15_000)
-        settle(room)
-        wait_for_chart(room, 2)  # the first and the second vote side by side
-        shot(room, "class_projector_revote")
-        shot(lect, "class_lecturer_revote")
-        students[0].get_by_text("Right.").wait_for(timeout=10_000)
-        students[2].get_by_text("Not this time.").wait_for(timeout=10_000)
+    except Exception:
+        shot(room, "class_count_failed")
+        raise
+    assert room.locator('[data-testid="stPlotlyChart"]').count() == 0, (
+        "no distribution before the reveal"
+    )
+    shot(students[0], "class_phone_vote")
+    shot(room, "class_projector_vote")
+    lect.get_by_role("button", name="Close & show the distribution").click()
+    lect.get_by_role("button", name="Convince your neighbour: vote again").wait_for()
+    wait_for_chart(room)
 
-        # "Be the group": the room's rewards are one GRPO group.
-        lect.get_by_text("Ask the next question").click()
-        lect.get_by_text("Be the group: the room's rewards become one GRPO group").click()
-        lect.get_by_role("button", name="Open this round").click()
-        students[0].get_by_text("Question 3").wait_for(timeout=15_000)
-        settle(students[0])
-        right = right_letter(students[0], "choice-which-rewards")
-        wrong = next(x for x in "ABCD" if x != right)
-        for page, letter in zip(students, (right, wrong, right), strict=True):
-            vote(page, letter, expect="Question 3")
-        lect.get_by_text("3 of 3").wait_for(timeout=15_000)
-        lect.get_by_role("button", name="Close & reveal the answer").click()
-        # Closing runs the reveal and the "be the group" numbers on the lecturer's screen
-        # (one script run): under CI's load (7-10) it took more than the default 30 s once.
-        lect.get_by_text("K (students who answered)").wait_for(timeout=60_000)
-        room.locator(".cls-count").filter(has_text="K =").wait_for(timeout=15_000)
-        settle(lect, 800)
-        settle(room, 800)
-        expected = group_advantages([1.0, 0.0, 1.0], convention="trl")
-        assert metric_values(lect)[-3:] == ["3", "0.6667", "0.5774"]
-        line = room.locator(".cls-count").filter(has_text="K =").inner_text()
-        assert "K = 3 · mean reward 0.6667 · std 0.5774" in " ".join(line.split())
-        for screen in (lect, room):
-            wait_for_chart(screen, screen.locator('[data-testid="stPlotlyChart"]').count())
-        bars = lect.locator(".js-plotly-plot").last.inner_text()
-        assert "&lt;b&gt;Ann&lt;/b&gt;" in lect.content() or "<b>Ann</b>" in bars
-        assert "Ann" not in room.locator(".js-plotly-plot").last.inner_text(), "anonymous"
-        shot(lect, "class_lecturer_group")
-        shot(room, "class_projector_group")
-        chart = lect.locator('[data-testid="stPlotlyChart"]').last
-        chart.scroll_into_view_if_needed()
-        chart.screenshot(path=str(SHOTS / "class_lecturer_advantages.png"))
-        for page, advantage in zip(students, expected, strict=True):
-            page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=10_000)
-            settle(page)
-            assert signed(advantage) in metric_values(page)
-        shot(students[0], "class_phone_group")
+    # Convince your neighbour: vote again; both votes side by side.
+    lect.get_by_role("button", name="Convince your neighbour: vote again").click()
+    for page, letter in zip(students, (right, right, wrong), strict=True):
+        vote(page, letter, expect="Vote again")
+    lect.get_by_text("3 of 3").wait_for(timeout=15_000)
+    lect.get_by_role("button", name="Close & show the distribution").click()
+    lect.get_by_role("button", name="Reveal the answer").click()
+    room.get_by_text("Why each option").wait_for(timeout=15_000)
+    settle(room)
+    wait_for_chart(room, 2)  # the first and the second vote side by side
+    shot(room, "class_projector_revote")
+    shot(lect, "class_lecturer_revote")
+    students[0].get_by_text("Right.").wait_for(timeout=10_000)
+    students[2].get_by_text("Not this time.").wait_for(timeout=10_000)
 
-        with lect.expect_download() as download:
-            lect.get_by_role("button", name="Download the results (CSV)").click()
-        with open(download.value.path(), encoding="utf-8") as f:
-            rows = list(csv.reader(io.StringIO(f.read())))
-        assert rows[0][:4] == ["question", "round", "student", "answer"]
-        assert len(rows) == 1 + 3 * 3
-        assert {r[2] for r in rows[1:]} == {"<b>Ann</b>", "Bo", "Student 3"}
-        group_rows = [r for r in rows[1:] if r[1] == "3"]
-        assert [float(r[7]) for r in group_rows] == pytest.approx(expected, abs=1e-4)
-        for page in (lect, room, *students):
-            assert_healthy(page)
-    finally:
-        lecturer.close()
-        projector.close()
-        for context in phones:
-            context.close()
+    # "Be the group": the room's rewards are one GRPO group.
+    lect.get_by_text("Ask the next question").click()
+    lect.get_by_text("Be the group: the room's rewards become one GRPO group").click()
+    lect.get_by_role("button", name="Open this round").click()
+    students[0].get_by_text("Question 3").wait_for(timeout=15_000)
+    settle(students[0])
+    right = right_letter(students[0], "choice-which-rewards")
+    wrong = next(x for x in "ABCD" if x != right)
+    for page, letter in zip(students, (right, wrong, right), strict=True):
+        vote(page, letter, expect="Question 3")
+    lect.get_by_text("3 of 3").wait_for(timeout=15_000)
+    lect.get_by_role("button", name="Close & reveal the answer").click()
+    # Closing runs the reveal and the "be the group" numbers on the lecturer's screen
+    # (one script run): under CI's load (7-10) it took more than the default 30 s once.
+    lect.get_by_text("K (students who answered)").wait_for(timeout=60_000)
+    room.locator(".cls-count").filter(has_text="K =").wait_for(timeout=15_000)
+    settle(lect, 800)
+    settle(room, 800)
+    expected = group_advantages([1.0, 0.0, 1.0], convention="trl")
+    assert metric_values(lect)[-3:] == ["3", "0.6667", "0.5774"]
+    line = room.locator(".cls-count").filter(has_text="K =").inner_text()
+    assert "K = 3 · mean reward 0.6667 · std 0.5774" in " ".join(line.split())
+    for screen in (lect, room):
+        wait_for_chart(screen, screen.locator('[data-testid="stPlotlyChart"]').count())
+    bars = lect.locator(".js-plotly-plot").last.inner_text()
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in lect.content() or "<b>Ann</b>" in bars
+    assert "Ann" not in room.locator(".js-plotly-plot").last.inner_text(), "anonymous"
+    shot(lect, "class_lecturer_group")
+    shot(room, "class_projector_group")
+    chart = lect.locator('[data-testid="stPlotlyChart"]').last
+    chart.scroll_into_view_if_needed()
+    chart.screenshot(path=str(SHOTS / "class_lecturer_advantages.png"))
+    for page, advantage in zip(students, expected, strict=True):
+        page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=10_000)
+        settle(page)
+        assert signed(advantage) in metric_values(page)
+    shot(students[0], "class_phone_group")
+
+    with lect.expect_download() as download:
+        lect.get_by_role("button", name="Download the results (CSV)").click()
+    with open(download.value.path(), encoding="utf-8") as f:
+        rows = list(csv.reader(io.StringIO(f.read())))
+    assert rows[0][:4] == ["question", "round", "student", "answer"]
+    assert len(rows) == 1 + 3 * 3
+    assert {r[2] for r in rows[1:]} == {"<b>Ann</b>", "Bo", "Student 3"}
+    group_rows = [r for r in rows[1:] if r[1] == "3"]
+    assert [float(r[7]) for r in group_rows] == pytest.approx(expected, abs=1e-4)
+    for page in (lect, room, *students):
+        assert_healthy(page)

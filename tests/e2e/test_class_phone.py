@@ -29,70 +29,64 @@ def token(page) -> str:
     return parse_qs(urlparse(page.url).query)["student"][0]
 
 
-def test_a_phone_votes_with_large_targets_and_keeps_one_seat(browser, app_url):
-    lect_context, lect = start_session(browser, app_url)
-    phone_context = browser.new_context(**PHONE)
-    try:
-        code = parse_qs(urlparse(lect.url).query)["class"][0]
-        phone = phone_context.new_page()
-        phone.set_default_timeout(30_000)
-        open_path(phone, app_url, f"/class?class={code}")
-        phone.get_by_label("Nickname (optional: shown on the projector)").fill("Student 1")
-        phone.get_by_role("button", name="Join").click()
-        phone.get_by_text("kept for students without a nickname").wait_for()
-        settle(phone)
-        phone.get_by_label("Nickname (optional: shown on the projector)").fill("Ann")
-        phone.get_by_role("button", name="Join").click()
-        phone.get_by_text("first question appears here").wait_for()
-        seat = token(phone)
+def test_a_phone_votes_with_large_targets_and_keeps_one_seat(clean_page, app_url):
+    lect = start_session(clean_page, app_url)
+    phone = clean_page(**PHONE)  # the student's own browser: no cookie of the lecturer's
+    code = parse_qs(urlparse(lect.url).query)["class"][0]
+    open_path(phone, app_url, f"/class?class={code}")
+    phone.get_by_label("Nickname (optional: shown on the projector)").fill("Student 1")
+    phone.get_by_role("button", name="Join").click()
+    phone.get_by_text("kept for students without a nickname").wait_for()
+    settle(phone)
+    phone.get_by_label("Nickname (optional: shown on the projector)").fill("Ann")
+    phone.get_by_role("button", name="Join").click()
+    phone.get_by_text("first question appears here").wait_for()
+    seat = token(phone)
 
-        ask(lect, "choice-which-rewards")
-        phone.get_by_text("Question 1").wait_for()
-        settle(phone)
-        options = phone.locator('[data-testid="stRadioOption"]')
-        for i in range(options.count()):
-            b = options.nth(i).bounding_box()
-            assert b["width"] >= TARGET and b["height"] >= TARGET, b
-        send = phone.get_by_role("button", name="Send answer").bounding_box()
-        assert send["width"] >= TARGET and send["height"] >= TARGET, send
-        options.filter(has_text=re.compile("^B$")).click()
-        phone.get_by_role("button", name="Send answer").click()
-        phone.get_by_text("You voted B; you can change it until the round closes").wait_for()
-        shot(phone, "class_phone_voted")
+    ask(lect, "choice-which-rewards")
+    phone.get_by_text("Question 1").wait_for()
+    settle(phone)
+    options = phone.locator('[data-testid="stRadioOption"]')
+    for i in range(options.count()):
+        b = options.nth(i).bounding_box()
+        assert b["width"] >= TARGET and b["height"] >= TARGET, b
+    send = phone.get_by_role("button", name="Send answer").bounding_box()
+    assert send["width"] >= TARGET and send["height"] >= TARGET, send
+    options.filter(has_text=re.compile("^B$")).click()
+    phone.get_by_role("button", name="Send answer").click()
+    phone.get_by_text("You voted B; you can change it until the round closes").wait_for()
+    shot(phone, "class_phone_voted")
 
-        # Away, and back through the app's navigation: the same seat, no new participant.
-        open_path(phone, app_url, "/playground")
-        phone.locator('[data-testid="stExpandSidebarButton"]').click()
-        phone.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Class mode").click()
-        phone.get_by_role("button", name=f"Back to class {code}").wait_for()
-        sidebar = phone.locator('[data-testid="stSidebar"]')
-        sidebar.hover()
-        sidebar.locator('[data-testid="stSidebarCollapseButton"] button').click()
-        phone.wait_for_selector('[data-testid="stSidebar"][data-collapsed="true"]')
-        phone.get_by_role("button", name=f"Back to class {code}").click()
-        phone.get_by_text("You voted B").wait_for()
-        assert token(phone) == seat
-        # The join link again, in a new tab of the same browser: the cookie's seat.
-        again = phone_context.new_page()
-        open_path(again, app_url, f"/class?class={code}")
-        again.get_by_text("You voted B").wait_for()
-        assert token(again) == seat and again.get_by_role("button", name="Join").count() == 0
-        lect.get_by_text("1 of 1").wait_for()
+    # Away, and back through the app's navigation: the same seat, no new participant.
+    open_path(phone, app_url, "/playground")
+    phone.locator('[data-testid="stExpandSidebarButton"]').click()
+    phone.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Class mode").click()
+    phone.get_by_role("button", name=f"Back to class {code}").wait_for()
+    sidebar = phone.locator('[data-testid="stSidebar"]')
+    sidebar.hover()
+    sidebar.locator('[data-testid="stSidebarCollapseButton"] button').click()
+    phone.wait_for_selector('[data-testid="stSidebar"][data-collapsed="true"]')
+    phone.get_by_role("button", name=f"Back to class {code}").click()
+    phone.get_by_text("You voted B").wait_for()
+    assert token(phone) == seat
+    # The join link again, in a new tab of the same browser: the cookie's seat.
+    again = phone.context.new_page()
+    open_path(again, app_url, f"/class?class={code}")
+    again.get_by_text("You voted B").wait_for()
+    assert token(again) == seat and again.get_by_role("button", name="Join").count() == 0
+    lect.get_by_text("1 of 1").wait_for()
 
-        ask(lect, "drill-trl-binary", first=False)
-        phone.get_by_text("Question 2").wait_for()
-        settle(phone)
-        field = phone.get_by_label(re.compile("^Your value of"))
-        phone.wait_for_function(
-            "() => document.querySelector('input[aria-label^=\"Your value\"]')"
-            "?.getAttribute('inputmode') === 'decimal'"
-        )
-        field.fill("0.5")
-        phone.get_by_role("button", name="Send answer").click()
-        phone.get_by_text("You answered 0.5").wait_for()
-        shot(phone, "class_phone_numeric")
-        assert_healthy(phone)
-        lect.get_by_text("1 of 1").wait_for()
-    finally:
-        lect_context.close()
-        phone_context.close()
+    ask(lect, "drill-trl-binary", first=False)
+    phone.get_by_text("Question 2").wait_for()
+    settle(phone)
+    field = phone.get_by_label(re.compile("^Your value of"))
+    phone.wait_for_function(
+        "() => document.querySelector('input[aria-label^=\"Your value\"]')"
+        "?.getAttribute('inputmode') === 'decimal'"
+    )
+    field.fill("0.5")
+    phone.get_by_role("button", name="Send answer").click()
+    phone.get_by_text("You answered 0.5").wait_for()
+    shot(phone, "class_phone_numeric")
+    assert_healthy(phone)
+    lect.get_by_text("1 of 1").wait_for()

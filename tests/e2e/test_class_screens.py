@@ -2,8 +2,9 @@
 the room and nothing private; the lecturer's screen holds the controls.
 
 Every URL the projector shows (its own address, every link, every QR code, read back by
-zbarimg from a screenshot) is opened in a fresh browser and must show no control and no
-trace of the lecturer's tag. Screenshots: artifacts/screenshots/class_screens_*.png."""
+zbarimg from a screenshot) is opened in a browser with no cookie or storage and must show
+no control and no trace of the lecturer's tag. Screenshots:
+artifacts/screenshots/class_screens_*.png."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from urllib.parse import parse_qs, urljoin, urlparse
 
 import pytest
 
-from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from practice.store import open_store
+from tests.e2e.conftest import CLEAR_STORAGE, assert_healthy, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
 PROJECTOR = {"width": 1280, "height": 720}
@@ -55,144 +57,122 @@ def tag_of(context, code: str) -> str:
     return cookie["value"]
 
 
-def start_session(browser, app_url):
-    """A lecturer starts a session on a 1280x720 window: the lecturer screen."""
-    context = browser.new_context(viewport=PROJECTOR)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def start_session(clean_page, app_url):
+    """A lecturer starts a session on a 1280x720 window (a clean page of its own, see
+    tests/e2e/conftest.py): the lecturer screen."""
+    page = clean_page(PROJECTOR)
     open_path(page, app_url, "/class?present=1")
     page.get_by_role("button", name="Start a class session").click()
     page.get_by_role("heading", name=re.compile("^Lecturer screen")).wait_for()
     settle(page, 800)
-    return context, page
+    return page
 
 
-def test_the_projector_shows_nothing_private_and_no_control(browser, app_url):
-    lect_context, lect = start_session(browser, app_url)
-    contexts = [lect_context]
-    try:
-        query = parse_qs(urlparse(lect.url).query)
-        code = query["class"][0]
-        assert "lecturer" not in query and query["screen"] == ["lecturer"]
-        tag = tag_of(lect_context, code)
-        assert tag and tag not in lect.url
-        shot(lect, "class_screens_lecturer")
-        lect.reload()  # the cookie keeps control across a reload
-        lect.get_by_role("button", name="Open this round").wait_for()
+def test_the_projector_shows_nothing_private_and_no_control(clean_page, app_url):
+    lect = start_session(clean_page, app_url)
+    query = parse_qs(urlparse(lect.url).query)
+    code = query["class"][0]
+    assert "lecturer" not in query and query["screen"] == ["lecturer"]
+    tag = tag_of(lect.context, code)
+    assert tag and tag not in lect.url
+    shot(lect, "class_screens_lecturer")
+    lect.reload()  # the cookie keeps control across a reload
+    lect.get_by_role("button", name="Open this round").wait_for()
 
-        href = lect.get_by_role("link", name="Open the projector screen").get_attribute("href")
-        assert tag not in href
-        room_context = browser.new_context(viewport=PROJECTOR)
-        contexts.append(room_context)
-        room = room_context.new_page()
-        room.set_default_timeout(30_000)
-        open_path(room, "", href)
-        room.get_by_text("Scan to join").wait_for()
-        settle(room, 800)
+    href = lect.get_by_role("link", name="Open the projector screen").get_attribute("href")
+    assert tag not in href
+    room = clean_page(PROJECTOR)  # the room: another browser, no lecturer cookie
+    open_path(room, "", href)
+    room.get_by_text("Scan to join").wait_for()
+    settle(room, 800)
 
-        phone_context = browser.new_context(**PHONE)
-        contexts.append(phone_context)
-        phone = phone_context.new_page()
-        phone.set_default_timeout(30_000)
+    phone = clean_page(**PHONE)
 
-        stages = {}
-        stages["before"] = shown_urls(room, "class_screens_projector_before")
-        join = [u for u in stages["before"] if u.endswith(f"/class?class={code}")]
-        assert join, f"the QR code and link lead to the join page: {stages['before']}"
-        open_path(phone, "", join[0])
-        phone.get_by_role("button", name="Join").click()
-        phone.get_by_text("first question appears here").wait_for()
+    stages = {}
+    stages["before"] = shown_urls(room, "class_screens_projector_before")
+    join = [u for u in stages["before"] if u.endswith(f"/class?class={code}")]
+    assert join, f"the QR code and link lead to the join page: {stages['before']}"
+    open_path(phone, "", join[0])
+    phone.get_by_role("button", name="Join").click()
+    phone.get_by_text("first question appears here").wait_for()
 
-        lect.locator('[data-testid="stSelectbox"]').first.click()
-        lect.keyboard.type("choice-which-rewards")
-        lect.keyboard.press("Enter")
-        lect.get_by_role("button", name="Open this round").click()
-        room.get_by_text("Question 1").wait_for(timeout=15_000)
-        phone.get_by_text("Question 1").wait_for(timeout=15_000)
-        phone.locator('[data-testid="stRadioOption"]').first.click()
-        phone.get_by_role("button", name="Send answer").click()
-        phone.get_by_text("Your answer is in").wait_for()
-        room.get_by_text("1 of 1").wait_for(timeout=15_000)
-        settle(room, 800)
-        stages["open"] = shown_urls(room, "class_screens_projector_open")
+    lect.locator('[data-testid="stSelectbox"]').first.click()
+    lect.keyboard.type("choice-which-rewards")
+    lect.keyboard.press("Enter")
+    lect.get_by_role("button", name="Open this round").click()
+    room.get_by_text("Question 1").wait_for(timeout=15_000)
+    phone.get_by_text("Question 1").wait_for(timeout=15_000)
+    phone.locator('[data-testid="stRadioOption"]').first.click()
+    phone.get_by_role("button", name="Send answer").click()
+    phone.get_by_text("Your answer is in").wait_for()
+    room.get_by_text("1 of 1").wait_for(timeout=15_000)
+    settle(room, 800)
+    stages["open"] = shown_urls(room, "class_screens_projector_open")
 
-        lect.get_by_role("button", name="Close & show the distribution").click()
-        room.locator(".js-plotly-plot").first.wait_for(timeout=15_000)
-        lect.get_by_role("button", name="Reveal the answer").click()
-        room.get_by_text("Why each option").wait_for(timeout=15_000)
-        settle(room, 800)
-        stages["revealed"] = shown_urls(room, "class_screens_projector_revealed")
+    lect.get_by_role("button", name="Close & show the distribution").click()
+    room.locator(".js-plotly-plot").first.wait_for(timeout=15_000)
+    lect.get_by_role("button", name="Reveal the answer").click()
+    room.get_by_text("Why each option").wait_for(timeout=15_000)
+    settle(room, 800)
+    stages["revealed"] = shown_urls(room, "class_screens_projector_revealed")
 
-        for stage, urls in stages.items():
-            assert_healthy(room)
-            for url in sorted(urls):
-                assert tag not in url and "lecturer=" not in url, (stage, url)
-                fresh_context = browser.new_context(viewport=PROJECTOR)
-                try:
-                    fresh = fresh_context.new_page()
-                    fresh.set_default_timeout(30_000)
-                    fresh.goto(url)
-                    fresh.wait_for_selector('[data-testid="stMain"]', timeout=60_000)
-                    settle(fresh, 800)
-                    assert not controls(fresh), (stage, url, controls(fresh))
-                    assert tag not in fresh.content() and tag not in fresh.url, (stage, url)
-                    assert_healthy(fresh)
-                finally:
-                    fresh_context.close()
-        assert tag not in room.content() and tag not in room.url
-        assert not controls(room), controls(room)
-    finally:
-        for context in contexts:
-            context.close()
+    # Each URL in a browser that has seen none of the others: one page whose cookies
+    # and storage are cleared before each URL (as a fresh context would have none),
+    # so control that one URL gave could not carry over to the next.
+    fresh = clean_page(PROJECTOR)
+    for stage, urls in stages.items():
+        assert_healthy(room)
+        for url in sorted(urls):
+            assert tag not in url and "lecturer=" not in url, (stage, url)
+            fresh.context.clear_cookies()
+            fresh.evaluate(CLEAR_STORAGE)
+            fresh.goto(url)
+            fresh.wait_for_selector('[data-testid="stMain"]', timeout=60_000)
+            settle(fresh, 800)
+            assert not controls(fresh), (stage, url, controls(fresh))
+            assert tag not in fresh.content() and tag not in fresh.url, (stage, url)
+            assert_healthy(fresh)
+    assert tag not in room.content() and tag not in room.url
+    assert not controls(room), controls(room)
 
 
-def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(browser, app_url):
-    lect_context, lect = start_session(browser, app_url)
-    phone_context = browser.new_context(**PHONE)
-    try:
-        code = parse_qs(urlparse(lect.url).query)["class"][0]
-        tag = tag_of(lect_context, code)
-        lect.get_by_text("Control from your phone").click()
-        lect.get_by_text("never show this on the projector").wait_for()
-        settle(lect, 600)
-        (link,) = [u for u in qr_links(lect, "class_screens_handoff") if "lecturer=" in u]
-        assert parse_qs(urlparse(link).query)["lecturer"] == [tag]
-        phone = phone_context.new_page()
-        phone.set_default_timeout(30_000)
-        open_path(phone, "", link)
-        phone.get_by_role("button", name="Open this round").wait_for()
-        phone.wait_for_function("!location.search.includes('lecturer=')", timeout=10_000)
-        assert "screen=lecturer" in phone.url and tag not in phone.url
-        phone.reload()
-        phone.get_by_role("button", name="Open this round").wait_for()
-        settle(phone)
-        assert_healthy(phone)
-        shot(phone, "class_screens_phone_lecturer")
-        phone.get_by_role("button", name="End the session…").click()
-        phone.get_by_text("End the session for everyone?").wait_for()
-        phone.get_by_role("button", name="Cancel").click()
-        phone.get_by_role("button", name="End the session…").wait_for()
-    finally:
-        lect_context.close()
-        phone_context.close()
+def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(clean_page, app_url):
+    lect = start_session(clean_page, app_url)
+    code = parse_qs(urlparse(lect.url).query)["class"][0]
+    tag = tag_of(lect.context, code)
+    lect.get_by_text("Control from your phone").click()
+    lect.get_by_text("never show this on the projector").wait_for()
+    settle(lect, 600)
+    (link,) = [u for u in qr_links(lect, "class_screens_handoff") if "lecturer=" in u]
+    assert parse_qs(urlparse(link).query)["lecturer"] == [tag]
+    phone = clean_page(**PHONE)
+    open_path(phone, "", link)
+    phone.get_by_role("button", name="Open this round").wait_for()
+    phone.wait_for_function("!location.search.includes('lecturer=')", timeout=10_000)
+    assert "screen=lecturer" in phone.url and tag not in phone.url
+    phone.reload()
+    phone.get_by_role("button", name="Open this round").wait_for()
+    settle(phone)
+    assert_healthy(phone)
+    shot(phone, "class_screens_phone_lecturer")
+    phone.get_by_role("button", name="End the session…").click()
+    phone.get_by_text("End the session for everyone?").wait_for()
+    phone.get_by_role("button", name="Cancel").click()
+    phone.get_by_role("button", name="End the session…").wait_for()
 
 
 @pytest.mark.parametrize("value", ["%C3%A9%E2%82%AC%E2%9C%93", "%E2%80%AE" * 8, "A" * 22])
 def test_a_forged_or_non_ascii_lecturer_link_shows_no_control_and_no_traceback(
-    browser, app_url, value
+    app_server, clean_page, value
 ):
-    lect_context, lect = start_session(browser, app_url)
-    context = browser.new_context(viewport=PROJECTOR)
-    try:
-        code = parse_qs(urlparse(lect.url).query)["class"][0]
-        page = context.new_page()
-        open_path(page, app_url, f"/class?class={code}&lecturer={value}")
-        assert_healthy(page)
-        assert not controls(page)
-        assert page.get_by_text("open your lecturer link").count() == 1
-    finally:
-        lect_context.close()
-        context.close()
+    # a session made in the app's store, as the lecturer's button makes one (the tests
+    # above start theirs in the browser); the forged link is opened by a clean browser
+    code = open_store(app_server.store_url).create_session().code
+    page = clean_page(PROJECTOR)
+    open_path(page, app_server.url, f"/class?class={code}&lecturer={value}")
+    assert_healthy(page)
+    assert not controls(page)
+    assert page.get_by_text("open your lecturer link").count() == 1
 
 
 def shown_options(page) -> dict[str, str]:

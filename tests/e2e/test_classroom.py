@@ -86,18 +86,17 @@ def test_listen_control_is_there_and_honest_without_voices(app_url, page, path):
 
 
 @pytest.mark.parametrize("path", ["/training-log", "/length-normalisation"])
-def test_a_hyphenated_page_opens_without_a_page_not_found_dialog(browser, path):
+def test_a_hyphenated_page_opens_without_a_page_not_found_dialog(clean_page, path):
     """The first visit after the server starts runs Streamlit's older pages/ mode, which
     finds a page by its file name: pages are named as their URL paths, so it finds them."""
     port = free_port()
     server = start_streamlit(port)
-    context = browser.new_context()
+    page = clean_page({"width": 1280, "height": 720})
     try:
-        page = context.new_page()
         open_path(page, f"http://127.0.0.1:{port}", path)
         assert page.get_by_text("Page not found").count() == 0
         assert_healthy(page)
     finally:
-        context.close()
+        page.goto("about:blank")  # its websocket closed before the server stops
         server.terminate()
         server.wait(timeout=20)

@@ -54,20 +54,18 @@ def test_walkthrough_steps_render_formulas(app_url, page):
     shot(page, "walkthrough_step5")
 
 
-def test_shared_link_reproduces_the_view_in_a_fresh_browser(app_url, browser, page):
+def test_shared_link_reproduces_the_view_in_a_fresh_browser(app_url, clean_page, page):
     open_path(page, app_url, "/playground")
     page.get_by_role("button", name="Sample").click()
     settle(page)
     link = page.url
     table_before = page.locator('[data-testid="stDataFrame"]').last.inner_text()
 
-    fresh = browser.new_context(viewport={"width": 1400, "height": 1800})
-    other = fresh.new_page()
+    other = clean_page()  # a fresh browser: no cookie, no storage, no session
     open_path(other, "", link)
     assert_healthy(other)
     assert other.locator('[data-testid="stDataFrame"]').last.inner_text() == table_before
     shot(other, "shared_link_fresh_context")
-    fresh.close()
 
 
 def test_garbage_link_gets_a_message_and_defaults(app_url, page):

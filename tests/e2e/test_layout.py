@@ -51,10 +51,8 @@ def assert_room_reads_the_charts(page, where: str) -> None:
     assert not faded, (where, ink, faded[:5])
 
 
-def test_walkthrough_steps_are_slides_on_a_projector(browser, app_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def test_walkthrough_steps_are_slides_on_a_projector(clean_page, app_url):
+    page = clean_page({"width": 1280, "height": 720})
     open_path(page, app_url, "/walkthrough?present=1")
     for step in range(1, STEPS + 1):
         if step > 1:
@@ -70,17 +68,13 @@ def test_walkthrough_steps_are_slides_on_a_projector(browser, app_url):
             assert box["top"] >= 0 and box["bottom"] <= 720, (step, part, box)
         assert_room_reads_the_charts(page, f"walkthrough step {step}")
         shot(page, f"layout_slide_{step}")  # the window: what the room sees
-    context.close()
 
 
 @pytest.mark.parametrize("url", ["epsilon", "critic", "conventions", "difficulty", "simulator"])
-def test_chart_text_is_body_size_when_presenting(browser, app_url, url):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def test_chart_text_is_body_size_when_presenting(clean_page, app_url, url):
+    page = clean_page({"width": 1280, "height": 720})
     open_path(page, app_url, f"/{url}?present=1")
     page.wait_for_selector(".js-plotly-plot .main-svg")
     settle(page)
     assert_room_reads_the_charts(page, url)
     whole_page_shot(page, f"layout_present_{url}")
-    context.close()

@@ -23,11 +23,9 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 1000}
 
 
-def new_page(browser, viewport):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    return context, page
+def new_page(clean_page, viewport):
+    """A new browser's page (no cookies, no storage): a clean page, tests/e2e/conftest.py."""
+    return clean_page(viewport)
 
 
 def start_a_key(page, app_url) -> str:
@@ -40,8 +38,8 @@ def start_a_key(page, app_url) -> str:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1440"])
-def test_a_pasted_learner_link_brings_the_progress_back(app_url, browser, tmp_path, viewport):
-    context, page = new_page(browser, viewport)
+def test_a_pasted_learner_link_brings_the_progress_back(app_url, clean_page, tmp_path, viewport):
+    page = new_page(clean_page, viewport)
     open_path(page, app_url, "/review")
     main = page.locator('[data-testid="stMain"]')
     main.get_by_text("I have a learner link").wait_for()
@@ -59,9 +57,8 @@ def test_a_pasted_learner_link_brings_the_progress_back(app_url, browser, tmp_pa
     due = main.locator('[data-testid="stCaptionContainer"]', has_text="due today").inner_text()
     assert "learning step" in due and "new cards a day" in due
     shot(page, f"loop_review_with_key_{viewport['width']}")
-    context.close()
 
-    context, page = new_page(browser, viewport)
+    page = new_page(clean_page, viewport)
     open_path(page, app_url, "/review")
     main = page.locator('[data-testid="stMain"]')
     main.get_by_label("Your learner link or key").fill("nonsense")
@@ -73,11 +70,10 @@ def test_a_pasted_learner_link_brings_the_progress_back(app_url, browser, tmp_pa
     settle(page)
     assert_healthy(page)
     assert main.get_by_text("Your learner link: keep it to come back").count() == 1
-    context.close()
 
 
-def test_hostile_input_on_a_review_card_keeps_the_page(app_url, browser):
-    context, page = new_page(browser, PHONE)
+def test_hostile_input_on_a_review_card_keeps_the_page(app_url, clean_page):
+    page = new_page(clean_page, PHONE)
     start_a_key(page, app_url)
     main = page.locator('[data-testid="stMain"]')
     first = next(q for q in BANK if q.kind == "blanks")
@@ -89,7 +85,6 @@ def test_hostile_input_on_a_review_card_keeps_the_page(app_url, browser):
     assert main.locator('[data-testid="stAlert"]').count() >= 1
     assert page.locator("script", has_text="alert(1)").count() == 0
     shot(page, "loop_review_hostile_390")
-    context.close()
 
 
 PARTIAL = (
@@ -99,9 +94,9 @@ PARTIAL = (
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1440"])
-def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, browser, viewport):
+def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, clean_page, viewport):
     """With a learner link open, the flag is kept with the progress and listed on Review."""
-    context, page = new_page(browser, viewport)
+    page = new_page(clean_page, viewport)
     key = start_a_key(page, app_url)
     open_path(page, app_url, f"/quiz?learner={key}")
     main = page.locator('[data-testid="stMain"]')
@@ -159,11 +154,10 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, browser, 
     assert "[[answer]]" in download.value.path().read_text(encoding="utf-8")
     flags.scroll_into_view_if_needed()
     shot(page, f"loop_review_flags_{viewport['width']}")
-    context.close()
 
 
-def test_the_walkthroughs_next_follows_the_step_on_a_phone(app_url, browser):
-    context, page = new_page(browser, PHONE)
+def test_the_walkthroughs_next_follows_the_step_on_a_phone(app_url, clean_page):
+    page = new_page(clean_page, PHONE)
     open_path(page, app_url, "/walkthrough")
     main = page.locator('[data-testid="stMain"]')
     nexts = main.get_by_role("button", name="Next →")
@@ -176,9 +170,7 @@ def test_the_walkthroughs_next_follows_the_step_on_a_phone(app_url, browser):
     settle(page)
     assert main.get_by_text(re.compile("Step 2 of")).count() >= 1
     shot(page, "loop_walkthrough_390")
-    context.close()
-    context, page = new_page(browser, DESKTOP)
+    page = new_page(clean_page, DESKTOP)
     open_path(page, app_url, "/walkthrough")
     visible = [b for b in page.get_by_role("button", name="Next →").all() if b.is_visible()]
     assert len(visible) == 1
-    context.close()

@@ -31,9 +31,8 @@ def no_sideways_scroll(page) -> bool:
     )
 
 
-def test_policy_loss_page_at_1440(app_url, browser):
-    context = browser.new_context(viewport={"width": 1440, "height": 5000})  # the whole page
-    page = context.new_page()
+def test_policy_loss_page_at_1440(app_url, clean_page):
+    page = clean_page({"width": 1440, "height": 5000})  # the whole page
     page.set_default_timeout(60_000)
     open_path(page, app_url, "/policy-loss")
     assert_healthy(page)
@@ -71,13 +70,11 @@ def test_policy_loss_page_at_1440(app_url, browser):
     alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
     assert "cannot use" in alerts
     assert page.locator(".js-plotly-plot").count() == CHARTS
-    context.close()
 
 
-def test_policy_loss_page_on_a_phone(app_url, browser):
+def test_policy_loss_page_on_a_phone(app_url, clean_page):
     # A phone's width; tall, so the screenshot holds the whole page (Streamlit scrolls inside).
-    context = browser.new_context(viewport={"width": 390, "height": 9000}, is_mobile=True)
-    page = context.new_page()
+    page = clean_page({"width": 390, "height": 9000}, is_mobile=True)
     page.set_default_timeout(60_000)
     open_path(page, app_url, "/policy-loss")
     assert_healthy(page)
@@ -92,12 +89,10 @@ def test_policy_loss_page_on_a_phone(app_url, browser):
     assert heatmap(page, "Clipped?")[1][0] == LOW
     assert no_sideways_scroll(page)
     shot(page, "policy_loss_390_hand_editor")
-    context.close()
 
 
-def test_policy_loss_page_presenting_at_1280x720(app_url, browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
+def test_policy_loss_page_presenting_at_1280x720(app_url, clean_page):
+    page = clean_page({"width": 1280, "height": 720})
     page.set_default_timeout(60_000)
     open_path(page, app_url, "/policy-loss?present=1")
     assert_healthy(page)
@@ -118,7 +113,6 @@ def test_policy_loss_page_presenting_at_1280x720(app_url, browser):
     page.locator('[data-testid="stMetric"]').first.scroll_into_view_if_needed()
     settle(page)
     shot(page, "policy_loss_presenting_1280x720_after_edit")
-    context.close()
 
 
 # --- the by-hand editor: a typed probability moves ratio, clip, loss and push ---------------
@@ -201,9 +195,8 @@ def set_on_policy(page, toy) -> tuple:
     return ((1, 1, float(p_old_1), float(first)), (2, 1, float(p_old_2), float(second)))
 
 
-def test_the_hand_editor_moves_ratio_clip_loss_and_push_at_1440(app_url, browser):
-    context = browser.new_context(viewport={"width": 1440, "height": 5000}, accept_downloads=True)
-    page = context.new_page()
+def test_the_hand_editor_moves_ratio_clip_loss_and_push_at_1440(app_url, clean_page):
+    page = clean_page({"width": 1440, "height": 5000})
     page.set_default_timeout(60_000)
     open_path(page, app_url, "/policy-loss")
     toy = preset_batch()
@@ -237,4 +230,3 @@ def test_the_hand_editor_moves_ratio_clip_loss_and_push_at_1440(app_url, browser
     alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
     assert "These probabilities cannot be used" in alerts
     assert metric(page, "Loss after the step") == fmt(before.loss)
-    context.close()

@@ -58,9 +58,8 @@ def main_text(page) -> str:
         ("present", 1280, "/real-model?present=1"),
     ],
 )
-def test_saved_groups_in_the_browser(saved_only_url, browser, name, width, path):
-    context = browser.new_context(viewport={"width": width, "height": 3000}, is_mobile=width < 500)
-    page = context.new_page()
+def test_saved_groups_in_the_browser(saved_only_url, clean_page, name, width, path):
+    page = clean_page({"width": width, "height": 3000}, is_mobile=width < 500)
     page.set_default_timeout(60_000)
     open_path(page, saved_only_url, path)
     settle(page)
@@ -73,17 +72,15 @@ def test_saved_groups_in_the_browser(saved_only_url, browser, name, width, path)
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
     )
     shot(page, f"real_model_saved_{name}")
-    context.close()
 
 
 @pytest.mark.model
 @pytest.mark.skipif(not model.available(), reason="the real model's extra is not installed")
-def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(live_url, browser):
+def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(live_url, clean_page):
     """Live with the saved group's settings (6 + 7, K = 8, seed 0, temperature 0.8): the same
     answers as scripts/sample_real_groups.py wrote, then one real step in the browser."""
     saved = next(g for g in groups.load_committed()[1] if g.task.label.endswith("6 + 7"))
-    context = browser.new_context(viewport={"width": 1440, "height": 3000})
-    page = context.new_page()
+    page = clean_page({"width": 1440, "height": 3000})
     page.set_default_timeout(60_000)
     open_path(page, live_url, "/real-model")
     page.get_by_text("Sample live").click()
@@ -103,7 +100,6 @@ def test_live_sampling_reproduces_a_saved_group_and_takes_a_step(live_url, brows
     assert_healthy(page)
     page.wait_for_selector(".js-plotly-plot .main-svg")
     shot(page, "real_model_live_1440")
-    context.close()
 
 
 LIVE = pytest.mark.skipif(not model.available(), reason="the real model's extra is not installed")
@@ -142,12 +138,11 @@ def sample_and_step(page) -> None:
         ("present", {"width": 1280, "height": 720}, True),
     ],
 )
-def test_live_mode_on_a_phone_and_presenting(live_url, browser, name, viewport, present):
+def test_live_mode_on_a_phone_and_presenting(live_url, clean_page, name, viewport, present):
     """Opened from a link with the settings, then one real step (group and step come from
     the server's cache once the first live test has made them); nothing wider than the
     screen."""
-    context = browser.new_context(viewport=viewport, is_mobile=not present)
-    page = context.new_page()
+    page = clean_page(viewport, is_mobile=not present)
     page.set_default_timeout(60_000)
     open_path(page, live_url, live_path(present=present))
     sample_and_step(page)
@@ -155,23 +150,20 @@ def test_live_mode_on_a_phone_and_presenting(live_url, browser, name, viewport, 
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
     )
     whole_page_shot(page, f"real_model_live_{name}")
-    context.close()
 
 
 @pytest.mark.model
 @LIVE
-def test_two_sessions_at_once_the_second_sees_the_queue(live_url, browser):
+def test_two_sessions_at_once_the_second_sees_the_queue(live_url, clean_page):
     """Two browsers ask for groups nobody sampled yet; the second waits its turn and says so.
     The first asks for 8 answers of up to 48 tokens (5 s on a quiet machine), long enough for
     the second's click to arrive while it runs; the second for 2, which only has to wait."""
-    pages, contexts = [], []
+    pages = []
     for k, seed in ((8, 11), (2, 12)):
-        context = browser.new_context(viewport={"width": 1440, "height": 2000})
-        page = context.new_page()
+        page = clean_page({"width": 1440, "height": 2000})  # two browsers
         page.set_default_timeout(60_000)
         open_path(page, live_url, live_path(k=k, seed=seed))
         pages.append(page)
-        contexts.append(context)
     first, second = pages
     first.get_by_role("button", name="Sample K answers").click()
     first.get_by_text("of 8 answers").first.wait_for(timeout=LONG)  # its progress bar: running
@@ -184,17 +176,14 @@ def test_two_sessions_at_once_the_second_sees_the_queue(live_url, browser):
         assert_healthy(page)
         assert f"of {k} answers right" in main_text(page)
     assert second.get_by_text("ahead of you").count() == 0
-    for context in contexts:
-        context.close()
 
 
 @pytest.mark.model
 @LIVE
-def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(live_url, browser):
+def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(live_url, clean_page):
     """K = 2 keeps it short: one group (1 job) and a few steps (4 jobs) fit in the session's
     6 a minute; asking for the few steps again at once is refused with a wait."""
-    context = browser.new_context(viewport={"width": 1440, "height": 2400})
-    page = context.new_page()
+    page = clean_page({"width": 1440, "height": 2400})
     page.set_default_timeout(60_000)
     open_path(page, live_url, live_path(k=2, seed=3))
     sample(page)
@@ -212,4 +201,3 @@ def test_a_few_steps_draw_a_curve_and_a_second_run_meets_the_rate_limit(live_url
     assert_healthy(page)
     assert "group by group" in main_text(page)  # the refused run left the curve on screen
     shot(page, "real_model_live_rate_limit")
-    context.close()

@@ -55,11 +55,9 @@ def rate(page, name: str | None = None) -> None:
     settle(page, 300)
 
 
-def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, browser, tmp_path):
+def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, clean_page, tmp_path):
     base, store = review_app
-    first = browser.new_context(viewport={"width": 1400, "height": 1800})
-    page = first.new_page()
-    page.set_default_timeout(30_000)
+    page = clean_page()  # the first browser
     open_path(page, base, "/review")
     assert_healthy(page)
     assert "learner=" not in page.url, "no key before the learner asks for one"
@@ -93,11 +91,9 @@ def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, brow
     sidebar = page.locator('[data-testid="stSidebar"]')
     assert re.search(r"Review \(\d+ due\)", sidebar.inner_text()), "the navigation counts"
     shot(page, "review_after_three_cards")
-    first.close()
+    page.goto("about:blank")  # the first browser's session ends
 
-    fresh = browser.new_context(viewport={"width": 1400, "height": 1800})
-    page = fresh.new_page()
-    page.set_default_timeout(30_000)
+    page = clean_page()  # a fresh browser: no cookie or storage of the first's
     open_path(page, base, f"/review?learner={key}")
     assert_healthy(page)
     assert summary(page) == before, "the same cards are due on a fresh browser"
@@ -115,4 +111,3 @@ def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, brow
         collection.write_bytes(z.read("collection.anki2"))
     with sqlite3.connect(collection) as db:
         assert db.execute("SELECT COUNT(*) FROM notes").fetchone()[0] == len(BANK) + 1
-    fresh.close()

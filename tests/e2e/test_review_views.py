@@ -51,11 +51,9 @@ def learner(app_server):
 
 
 @pytest.mark.parametrize("view", VIEWS, ids=lambda v: str(v["width"]))
-def test_the_mastery_chart_and_the_flags_read_at_phone_and_desktop(browser, learner, view):
+def test_the_mastery_chart_and_the_flags_read_at_phone_and_desktop(clean_page, learner, view):
     url, key = learner
-    context = browser.new_context(viewport=view)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = clean_page(view)
     open_path(page, url, f"/review?learner={key}")
     assert_healthy(page)
     main = page.locator('[data-testid="stMain"]')
@@ -84,4 +82,3 @@ def test_the_mastery_chart_and_the_flags_read_at_phone_and_desktop(browser, lear
     assert main.get_by_text("of the 512 reviews FSRS's optimizer needs").count() == 1
     settle(page, 200)
     shot(page, f"review_views_flags_{view['width']}")
-    context.close()

@@ -29,12 +29,11 @@ BANK = load_bank()
 VIEWS = [{"width": 390, "height": 844}, {"width": 1440, "height": 1000}]
 
 
-def new_page(browser, viewport):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def new_page(clean_page, viewport):
+    """A new browser's page (a clean page, tests/e2e/conftest.py) that fails on a dialog."""
+    page = clean_page(viewport)
     page.on("dialog", lambda dialog: pytest.fail(f"a script ran: {dialog.message}"))
-    return context, page
+    return page
 
 
 def due_line(main) -> str:
@@ -55,11 +54,11 @@ def fitted_learner(app_server):
 
 @pytest.mark.parametrize("view", VIEWS, ids=lambda v: str(v["width"]))
 def test_a_fitted_learners_review_reads_and_goes_back_to_the_defaults(
-    app_url, browser, fitted_learner, view
+    app_url, clean_page, fitted_learner, view
 ):
     store, key = fitted_learner
     width = view["width"]
-    context, page = new_page(browser, view)
+    page = new_page(clean_page, view)
     open_path(page, app_url, "/review")
     main = page.locator('[data-testid="stMain"]')
     box = main.get_by_label("Your learner link or key")
@@ -92,16 +91,15 @@ def test_a_fitted_learners_review_reads_and_goes_back_to_the_defaults(
     assert store.parameters(key) is None, "removed from the store"
     assert "Scheduled with your own" not in due_line(main)
     assert main.get_by_role("button", name="Go back to FSRS's defaults").count() == 0
-    context.close()
 
 
-def test_a_card_shown_before_its_learning_step_says_when_it_is_due(app_server, browser):
+def test_a_card_shown_before_its_learning_step_says_when_it_is_due(app_server, clean_page):
     store = open_store(app_server.store_url)
     key = store.create_learner()
     now = datetime.now(UTC)
     for q in BANK[:NEW_PER_DAY]:  # today's new cards used up, every one just missed
         record_attempt(store, key, q.id, correct=False, seconds=5, kind=q.kind, when=now)
-    context, page = new_page(browser, VIEWS[0])
+    page = new_page(clean_page, VIEWS[0])
     open_path(page, app_server.url, f"/review?learner={key}")
     main = page.locator('[data-testid="stMain"]')
     assert "0 new" in due_line(main) and "learning step" in due_line(main)
@@ -110,7 +108,6 @@ def test_a_card_shown_before_its_learning_step_says_when_it_is_due(app_server, b
     early.scroll_into_view_if_needed()
     settle(page, 200)
     shot(page, "self_quizzer_early_card_390")
-    context.close()
 
 
 def set_value(box, text: str) -> None:
@@ -147,10 +144,10 @@ def a_learner_due(store, kind: str) -> str:
     ids=["nan", "inf", "overflow", "empty", "html"],
 )
 def test_hostile_numbers_on_a_numeric_card_get_plain_words(
-    app_server, browser, request, typed, says
+    app_server, clean_page, request, typed, says
 ):
     store = open_store(app_server.store_url)
-    context, page = new_page(browser, VIEWS[0])
+    page = new_page(clean_page, VIEWS[0])
     open_path(page, app_server.url, f"/review?learner={a_learner_due(store, 'numeric')}")
     main = page.locator('[data-testid="stMain"]')
     set_value(main.locator('[data-testid="stTextInput"] input').first, typed)
@@ -160,12 +157,11 @@ def test_hostile_numbers_on_a_numeric_card_get_plain_words(
     assert_healthy(page)
     assert main.get_by_text("How well did you recall it?").count() == 0, "nothing graded"
     shot(page, f"self_quizzer_numeric_{request.node.callspec.id}_390")
-    context.close()
 
 
-def test_a_5_mb_followup_answer_is_cut_with_plain_words(app_server, browser):
+def test_a_5_mb_followup_answer_is_cut_with_plain_words(app_server, clean_page):
     store = open_store(app_server.store_url)
-    context, page = new_page(browser, VIEWS[0])
+    page = new_page(clean_page, VIEWS[0])
     open_path(page, app_server.url, f"/review?learner={a_learner_due(store, 'followup')}")
     main = page.locator('[data-testid="stMain"]')
     set_value(main.locator("textarea").first, ("the std of the group " * 250_000)[:5_000_000])
@@ -175,12 +171,11 @@ def test_a_5_mb_followup_answer_is_cut_with_plain_words(app_server, browser):
     assert_healthy(page)
     assert main.locator("textarea").first.evaluate("el => el.value.length") == 4000
     shot(page, "self_quizzer_followup_5mb_390")
-    context.close()
 
 
 @pytest.mark.parametrize("view", VIEWS, ids=lambda v: str(v["width"]))
 def test_a_picture_of_the_learner_links_qr_code_opens_the_progress(
-    app_server, browser, tmp_path, view
+    app_server, clean_page, tmp_path, view
 ):
     """Without a phone's camera (a screenshot on the same phone, a photo on a laptop), the
     learner uploads the picture; a picture without a learner link says why."""
@@ -190,7 +185,7 @@ def test_a_picture_of_the_learner_links_qr_code_opens_the_progress(
     picture.write_bytes(qr_png(f"{app_server.url}/review?learner={key}", scale=6))
     other = tmp_path / "class-code.png"
     other.write_bytes(qr_png(f"{app_server.url}/class?class=ABCDEF", scale=6))
-    context, page = new_page(browser, view)
+    page = new_page(clean_page, view)
     open_path(page, app_server.url, "/review")
     main = page.locator('[data-testid="stMain"]')
     main.locator('[data-testid="stExpander"] summary', has_text="Only a picture").click()
@@ -206,4 +201,3 @@ def test_a_picture_of_the_learner_links_qr_code_opens_the_progress(
     assert main.get_by_text("Your learner link: keep it to come back").count() == 1
     assert "1 answered wrong last time" in due_line(main), "the learner's own progress"
     shot(page, f"self_quizzer_qr_opened_{view['width']}")
-    context.close()

@@ -143,7 +143,7 @@ def share_link(page) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_share_link_reproduces_the_view_in_a_fresh_browser(app_url, browser, page, name):
+def test_share_link_reproduces_the_view_in_a_fresh_browser(app_url, clean_page, page, name):
     file, change = SCENARIOS[name]
     page.base = app_url
     open_path(page, app_url, f"/{URLS[file]}")
@@ -154,19 +154,14 @@ def test_share_link_reproduces_the_view_in_a_fresh_browser(app_url, browser, pag
     assert link.startswith(f"{app_url}/{URLS[file]}?"), link
     shot(page, f"share_{name}_original")
 
-    fresh = browser.new_context(viewport={"width": 1400, "height": 1800})  # no session
-    try:
-        other = fresh.new_page()
-        other.set_default_timeout(30_000)
-        other.goto(link)
-        other.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
-        settle(other, 1500)
-        assert_healthy(other)
-        shot(other, f"share_{name}_opened")
-        after = view(other)
-        assert share_link(other) == link
-    finally:
-        fresh.close()
+    other = clean_page()  # a fresh browser: no cookie, no storage, no session
+    other.goto(link)
+    other.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
+    settle(other, 1500)
+    assert_healthy(other)
+    shot(other, f"share_{name}_opened")
+    after = view(other)
+    assert share_link(other) == link
     assert after == before
 
 

@@ -52,29 +52,38 @@ VIEWS = {
 
 @pytest.fixture(scope="session")
 def views(browser):
-    """One browser context per view, shared by the sweep's tests on this worker: each test
-    opens a new page (a new Streamlit session) in it, and the context's cache spares every
-    page after the first from downloading and compiling the chart and grid scripts again.
+    """One page per view, shared by the sweep's tests on this worker: each test opens its
+    URL in it with ``page.goto`` (a new Streamlit session each time). A goto in a page that
+    has loaded the app costs Chromium about half the CPU of a new page, whose new renderer
+    compiles the app's scripts again. Isolation is as before, when the view's tests shared
+    one context: the sweep's pages are read, and markup typed into them, by one visitor.
     (Session-scoped, not module-scoped, so that the sweep is not one xdist group.)"""
-    contexts = {}
+    pages = {}
 
-    def context_for(view: str):
-        if view not in contexts:
-            contexts[view] = browser.new_context(**VIEWS[view])
-        return contexts[view]
+    def page_for(view: str):
+        if view not in pages or pages[view][0].is_closed():
+            page = browser.new_context(**VIEWS[view]).new_page()
+            page.set_default_timeout(30_000)
+            pages[view] = page, watch(page)
+        return pages[view]
 
-    yield context_for
-    for context in contexts.values():
-        context.close()
+    yield page_for
+    for page, _ in pages.values():
+        page.context.close()
 
 
 def open_page(views, app_url: str, url: str, view: str):
-    """A new page of ``view``'s context on /``url``, with its dialogs watched."""
-    page = views(view).new_page()
-    page.set_default_timeout(30_000)
-    dialogs = watch(page)
+    """``view``'s page on /``url``, with the dialogs it opens from now on."""
+    page, dialogs = views(view)
+    dialogs.clear()
     open_path(page, app_url, path_of(url))
     return page, dialogs
+
+
+def restore(page, view: str) -> None:
+    """Put ``view``'s window size back (a whole-page screenshot cut short leaves it tall)."""
+    if not page.is_closed() and page.viewport_size != VIEWS[view]["viewport"]:
+        page.set_viewport_size(VIEWS[view]["viewport"])
 
 
 def assert_renders(page, where: str) -> None:
@@ -256,7 +265,7 @@ def test_page_on_a_desktop_in_the_light_theme(views, app_url, url):
         assert_healthy(page)
         assert_nothing_ran(page, dialogs, path_of(url))
     finally:
-        page.close()
+        restore(page, "light")
     if problems is None:
         pytest.skip(
             "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
@@ -273,7 +282,7 @@ def test_page_on_a_desktop_in_the_dark_theme(views, app_url, url):
         problems = own_violations(axe_violations(page)) if axe_installed() else None
         assert not problems, (url, problems)
     finally:
-        page.close()
+        restore(page, "dark")
     if problems is None:
         pytest.skip(
             "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
@@ -293,4 +302,4 @@ def test_page_on_a_phone(views, app_url, url):
                 assert_fits_a_phone(page, f"walkthrough step {step}")
                 whole_page_shot(page, f"layout_phone_walkthrough_{step}")
     finally:
-        page.close()
+        restore(page, "phone")
