@@ -13,6 +13,7 @@ from tests.e2e.conftest import assert_healthy, open_path, settle, shot
 from tests.e2e.test_class_screens import (
     PHONE,
     PROJECTOR,
+    ask,
     right_letter,
     shown_options,
     start_session,
@@ -81,10 +82,7 @@ def test_the_projector_fits_1280x720(clean_page, app_url):
     other.get_by_role("button", name="Join").click()
     other.get_by_text("first question appears here").wait_for()
 
-    lect.locator('[data-testid="stSelectbox"]').first.click()
-    lect.keyboard.type("choice-which-rewards")
-    lect.keyboard.press("Enter")
-    lect.get_by_role("button", name="Open this round").click()
+    ask(lect, "choice-which-rewards")
     phone.get_by_text("Question 1").wait_for()
     room.get_by_text("Question 1").wait_for()
     settle(phone)

@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from grpo_core import group_advantages
 from grpo_core.format import signed
 from tests.e2e.conftest import SHOTS, assert_healthy, settle, shot
-from tests.e2e.test_class_screens import right_letter
+from tests.e2e.test_class_screens import ask, right_letter
 
 pytestmark = pytest.mark.e2e
 
@@ -102,10 +102,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
         students.append(page)
 
     # Round 1: a choice question; the distribution stays hidden while the room votes.
-    lect.locator('[data-testid="stSelectbox"]').first.click()
-    lect.keyboard.type("choice-which-rewards")
-    lect.keyboard.press("Enter")
-    lect.get_by_role("button", name="Open this round").click()
+    ask(lect, "choice-which-rewards")
     students[0].get_by_text("Question 1").wait_for(timeout=15_000)
     settle(students[0])
     right = right_letter(students[0], "choice-which-rewards")

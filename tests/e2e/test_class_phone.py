@@ -10,19 +10,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
-from tests.e2e.test_class_screens import PHONE, start_session
+from tests.e2e.test_class_screens import PHONE, ask, start_session
 
 pytestmark = pytest.mark.e2e
 TARGET = 44
-
-
-def ask(lect, question_id: str, *, first: bool = True) -> None:
-    if not first:
-        lect.get_by_text("Ask the next question").click()
-    lect.locator('[data-testid="stSelectbox"]').first.click()
-    lect.keyboard.type(question_id)
-    lect.keyboard.press("Enter")
-    lect.get_by_role("button", name="Open this round").click()
 
 
 def token(page) -> str:

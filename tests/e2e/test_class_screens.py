@@ -96,10 +96,7 @@ def test_the_projector_shows_nothing_private_and_no_control(clean_page, app_url)
     phone.get_by_role("button", name="Join").click()
     phone.get_by_text("first question appears here").wait_for()
 
-    lect.locator('[data-testid="stSelectbox"]').first.click()
-    lect.keyboard.type("choice-which-rewards")
-    lect.keyboard.press("Enter")
-    lect.get_by_role("button", name="Open this round").click()
+    ask(lect, "choice-which-rewards")
     room.get_by_text("Question 1").wait_for(timeout=15_000)
     phone.get_by_text("Question 1").wait_for(timeout=15_000)
     phone.locator('[data-testid="stRadioOption"]').first.click()
@@ -185,6 +182,16 @@ def shown_options(page) -> dict[str, str]:
 def plain_part(text: str) -> str:
     """The longest run of an option's text outside $...$ math (as a page shows it)."""
     return max(re.split(r"\$[^$]*\$", text), key=len).strip()
+
+
+def ask(lect, question_id: str, *, first: bool = True) -> None:
+    """On the lecturer's screen: pick the bank's question by typing its id, open the round."""
+    if not first:
+        lect.get_by_text("Ask the next question").click()
+    lect.locator('[data-testid="stSelectbox"]').first.click()
+    lect.keyboard.type(question_id)
+    lect.keyboard.press("Enter")
+    lect.get_by_role("button", name="Open this round").click()
 
 
 def right_letter(page, question_id: str) -> str:
