@@ -123,9 +123,14 @@ def sequence_logprobs(loaded: Loaded, prompt: str, answers, temperature: float, 
         prefix = prompt_pass(loaded, prompt_ids(loaded, prompt), params)
         for rows in batches(answers):
             logp = answers_logprobs(loaded, prefix, [answers[i] for i in rows], temperature, params)
-            width = logp.shape[1]
-            sums[rows] = (logp.double().numpy() * mask[rows, :width]).sum(axis=1)
+            sums[rows] = masked_sums(logp, mask[rows])
     return sums
+
+
+def masked_sums(logp, mask: np.ndarray) -> np.ndarray:
+    """(B,) each row's sequence log-prob: torch ``logp`` (B, T) summed over the tokens
+    ``mask`` (B, >= T) marks, in float64."""
+    return (logp.detach().double().numpy() * mask[:, : logp.shape[1]]).sum(axis=1)
 
 
 def batches(answers) -> list[list[int]]:
@@ -162,28 +167,38 @@ def accumulate_gradient(
     mask = mask_of(answers)
     adv = np.asarray(advantages, dtype=np.float64)
     weight = torch_loss.token_weights(adv, mask, loss_type=loss_type)
-    layers, last = prompt_pass(loaded, prompt_ids(loaded, prompt), params)
+    prefix = prompt_pass(loaded, prompt_ids(loaded, prompt), params)
     # The answers continue from detached copies of the prompt's outputs, which gather the
     # gradients every answer sends back; the prompt's pass is then run backward once.
-    outputs = [last, *(t for pair in layers for t in pair)]
-    inputs = [t.detach().requires_grad_(True) for t in outputs]
-    prefix = ([(inputs[i], inputs[i + 1]) for i in range(1, len(inputs), 2)], inputs[0])
+    held = ([(leaf(k), leaf(v)) for k, v in prefix[0]], leaf(prefix[1]))
     loss, before = 0.0, np.zeros(len(answers))
     for batch in batches(answers):  # an empty answer has no tokens: it weighs nothing
-        logp = answers_logprobs(loaded, prefix, [answers[i] for i in batch], temperature, params)
+        logp = answers_logprobs(loaded, held, [answers[i] for i in batch], temperature, params)
         width = logp.shape[1]  # (b, width): this batch's longest answer
         part = torch_loss.surrogate_torch(
             logp, logp.detach(), adv[batch], mask[batch, :width], weight[batch, :width]
         )
         part.backward()
         loss += part.item()
-        before[batch] = (logp.detach().double().numpy() * mask[batch, :width]).sum(axis=1)
+        before[batch] = masked_sums(logp, mask[batch])
     sent = [
-        (out, inp.grad) for out, inp in zip(outputs, inputs, strict=True) if inp.grad is not None
+        (o, h.grad) for o, h in zip(flat(prefix), flat(held), strict=True) if h.grad is not None
     ]
     if sent:
         torch.autograd.backward([out for out, _ in sent], [grad for _, grad in sent])
     return loss, before
+
+
+def leaf(tensor):
+    """A detached copy of ``tensor`` that gathers the gradients sent to it."""
+    return tensor.detach().requires_grad_(True)
+
+
+def flat(prefix) -> list:
+    """A ``prompt_pass`` result as one list: the last logits, then each layer's keys and
+    values."""
+    layers, last = prefix
+    return [last, *(t for pair in layers for t in pair)]
 
 
 def sgd_update(params: dict, lr: float, *, in_place: bool = False) -> dict:
