@@ -102,7 +102,12 @@ def _import(store: ClassStore, code: str) -> None:
 
 def own_panel(store: ClassStore, code: str) -> None:
     """Type a question, import a set, export the session's set."""
-    with st.expander("Your own questions: type one, import or export", icon=":material/edit_note:"):
+    with st.expander(
+        "Your own questions: type one, import or export",
+        icon=":material/edit_note:",
+        key="cls.own_open",  # open or closed is kept by the server: a rerun that redraws
+        on_change="rerun",  # the screen above it cannot close it under the lecturer's hands
+    ):
         if message := st.session_state.pop(_MESSAGE, None):
             getattr(st, message[0])(message[1])
         typing, files = st.tabs(["Type a question", "Import or export (TOML)"])
