@@ -1,17 +1,19 @@
 """Every page, opened once per viewport and theme, with every check that load serves:
 
-- desktop, light (1400×1800): it renders (a title, no traceback, no empty chart, no broken
-  formula; screenshot page_*), axe-core finds no WCAG 2 A/AA violation in the app's own
-  markup, and markup typed into every text field never runs (last: it changes the page);
-- desktop, dark (the system setting): the same render checks, the app is dark (screenshot
-  dark_*), and axe-core finds no violation in the dark theme;
+- desktop (1400×1800), light: it renders (a title, no traceback, no empty chart, no broken
+  formula; screenshot page_*) and axe-core finds no WCAG 2 A/AA violation in the app's own
+  markup; then the system's scheme turns dark under the open page (Streamlit follows it
+  live): the same render checks, the app is dark (screenshot dark_*), and axe-core finds no
+  violation; back to light, markup typed into every text field never runs (last: it
+  changes the page);
 - phone (390 px): the same render checks, nothing is wider than the phone or cut off,
   formulas fit, titles, captions, charts and buttons do not overlap, no frame cuts its
   content, the main area does not scroll sideways (screenshot layout_phone_*); the
   walkthrough is checked at each of its steps.
 
 These were five sweeps with a load each (test_core_pages, test_xss, test_layout and the
-light and dark passes of test_accessibility, plus its phone pass of six pages).
+light and dark passes of test_accessibility, plus its phone pass of six pages); the light
+and dark passes were two loads until session 7.
 """
 
 import contextlib
@@ -45,7 +47,6 @@ def path_of(url: str) -> str:
 
 VIEWS = {
     "light": {"viewport": DESKTOP},
-    "dark": {"viewport": DESKTOP, "color_scheme": "dark"},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True},
 }
 
@@ -253,37 +254,49 @@ def step_to(page, step: int) -> None:
 # --- the sweep: one load per page, viewport and theme ----------------------------------------
 
 
+def assert_no_violations(page, url: str) -> bool:
+    """axe-core finds nothing in the app's own markup; False when axe is not installed."""
+    if not axe_installed():
+        return False
+    problems = own_violations(axe_violations(page))
+    assert not problems, (url, problems)
+    return True
+
+
+IS_DARK = """(dark) => {
+  const colour = getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor;
+  return (Math.max(...colour.match(/\\d+/g).slice(0, 3).map(Number)) < 40) === dark;
+}"""
+
+
+def to_theme(page, scheme: str) -> None:
+    """Switch the system's colour scheme under the open page, as a reader's OS does at
+    dusk: Streamlit follows it live (the app reruns for st.context.theme)."""
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function(IS_DARK, arg=scheme == "dark")
+    settle(page)
+
+
 @pytest.mark.parametrize("url", URLS)
-def test_page_on_a_desktop_in_the_light_theme(views, app_url, url):
+def test_page_on_a_desktop_in_the_light_and_the_dark_theme(views, app_url, url):
     page, dialogs = open_page(views, app_url, url, "light")
     try:
         assert_renders(page, url)
         shot(page, f"page_{url}")
-        problems = own_violations(axe_violations(page)) if axe_installed() else None
-        assert not problems, (url, problems)
+        axe = assert_no_violations(page, url)
+        to_theme(page, "dark")
+        assert_renders(page, url)
+        assert max(background_rgb(page)) < 40, f"{url}: the app should be dark"
+        shot(page, f"dark_{url}")
+        assert_no_violations(page, f"{url} (dark)")
+        to_theme(page, "light")
         type_markup_into_every_field(page, url)
         assert_healthy(page)
         assert_nothing_ran(page, dialogs, path_of(url))
     finally:
+        page.emulate_media(color_scheme="light")
         restore(page, "light")
-    if problems is None:
-        pytest.skip(
-            "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
-        )
-
-
-@pytest.mark.parametrize("url", URLS)
-def test_page_on_a_desktop_in_the_dark_theme(views, app_url, url):
-    page, _ = open_page(views, app_url, url, "dark")
-    try:
-        assert_renders(page, url)
-        assert max(background_rgb(page)) < 40, f"{url}: the app should be dark"
-        shot(page, f"dark_{url}")
-        problems = own_violations(axe_violations(page)) if axe_installed() else None
-        assert not problems, (url, problems)
-    finally:
-        restore(page, "dark")
-    if problems is None:
+    if not axe:
         pytest.skip(
             "axe-core not installed (`python3 dev.py test` installs it): the other checks passed"
         )
