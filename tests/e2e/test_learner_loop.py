@@ -10,17 +10,21 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from fractions import Fraction
 
 import pytest
 
 from practice.bank import load_bank
+from practice.store import open_store
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.test_practice import quiz_in_url
 
 pytestmark = pytest.mark.e2e
 
 BANK = load_bank()
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 1000}
+WHY_STD = "followup-why-std"
 
 
 def new_page(clean_page, viewport):
@@ -94,8 +98,13 @@ PARTIAL = (
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1440"])
-def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, clean_page, viewport):
-    """With a learner link open, the flag is kept with the progress and listed on Review."""
+def test_the_end_review_shows_partial_credit_and_takes_a_flag(
+    app_url, app_server, clean_page, viewport
+):
+    """With a learner link open, the flag is kept with the progress and listed on Review.
+    The quiz of every follow-up is made in the browser; two are typed there (a partial
+    answer to why-std and one that makes no point), the others answered through the store
+    (read back on a reload): they only lengthened the walk."""
     page = new_page(clean_page, viewport)
     key = start_a_key(page, app_url)
     open_path(page, app_url, f"/quiz?learner={key}")
@@ -116,9 +125,19 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(app_url, clean_pag
     page.keyboard.press("Escape")
     settle(page, 200)
     main.get_by_role("button", name="Start a new quiz").click()
+    page.wait_for_url(re.compile(r"[?&]p="))
     settle(page)
+    quiz = quiz_in_url(page, app_server.store_url)
+    assert sorted(quiz.order) == sorted(q.id for q in BANK if q.kind == "followup")
+    typed = [WHY_STD, next(qid for qid in quiz.order if qid != WHY_STD)]
+    store = open_store(app_server.store_url)
+    for qid in quiz.order:
+        if qid not in typed:
+            store.answer_quiz(quiz.quiz_id, qid, Fraction(1))
+    page.reload()
+    page.wait_for_selector('[data-testid="stMain"] h1')
     box = main.get_by_role("textbox", name="Your answer, as you would say it to the interviewer")
-    for _ in range(sum(q.kind == "followup" for q in BANK)):
+    for _ in typed:
         box.wait_for()
         settle(page, 100)
         asked = main.get_by_text("Why divide by the std at all?").count() > 0
