@@ -5,8 +5,9 @@ Every URL the projector shows (its own address, every link, every QR code, read 
 zbarimg from a screenshot) is opened in a browser with no cookie or storage and must show
 no control and no trace of the lecturer's tag: the projector's stages are those of the
 class round tests/e2e/test_class_mode.py runs (``shown_urls`` at each, then
-``open_each_without_control``). Here: the phone that takes control from the private QR
-code, and forged lecturer links. Screenshots: artifacts/screenshots/class_screens_*.png."""
+``open_each_without_control``), and the phone that takes control from the private QR
+code is tests/e2e/test_class_phone.py's first step (``take_control_from_the_private_qr``).
+Here: forged lecturer links. Screenshots: artifacts/screenshots/class_screens_*.png."""
 
 from __future__ import annotations
 
@@ -86,8 +87,10 @@ def open_each_without_control(fresh, urls: set[str], tag: str) -> None:
         assert_healthy(fresh)
 
 
-def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(clean_page, app_url):
-    lect = start_session(clean_page, app_url)
+def take_control_from_the_private_qr(lect, phone) -> None:
+    """The lecturer's private QR code (behind "Control from your phone") gives ``phone``, a
+    clean browser, the lecturer's screen; the tag leaves the phone's URL at once, the
+    control stays across a reload, and ending the session asks first (cancelled here)."""
     code = parse_qs(urlparse(lect.url).query)["class"][0]
     tag = tag_of(lect.context, code)
     lect.get_by_text("Control from your phone").click()
@@ -95,7 +98,6 @@ def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(cl
     settle(lect, 600)
     (link,) = [u for u in qr_links(lect, "class_screens_handoff") if "lecturer=" in u]
     assert parse_qs(urlparse(link).query)["lecturer"] == [tag]
-    phone = clean_page(**PHONE)
     open_path(phone, "", link)
     phone.get_by_role("button", name="Open this round").wait_for()
     phone.wait_for_function("!location.search.includes('lecturer=')", timeout=10_000)
