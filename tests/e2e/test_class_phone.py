@@ -81,6 +81,7 @@ def test_a_phone_votes_with_large_targets_and_keeps_one_seat(clean_page, app_url
     open_path(again, app_url, f"/class?class={code}")
     again.get_by_text("You voted B").wait_for()
     assert token(again) == seat and again.get_by_role("button", name="Join").count() == 0
+    again.close()  # checked: the tab polls no more
     lect.get_by_text("1 of 1").wait_for()
 
     ask(lect, "drill-trl-binary", first=False)

@@ -85,6 +85,7 @@ def open_each_without_control(fresh, urls: set[str], tag: str) -> None:
         assert not controls(fresh), (url, controls(fresh))
         assert tag not in fresh.content() and tag not in fresh.url, url
         assert_healthy(fresh)
+    fresh.goto("about:blank")  # checked: its Streamlit session ends, it polls no more
 
 
 def take_control_from_the_private_qr(lect, phone) -> None:
@@ -111,6 +112,7 @@ def take_control_from_the_private_qr(lect, phone) -> None:
     phone.get_by_text("End the session for everyone?").wait_for()
     phone.get_by_role("button", name="Cancel").click()
     phone.get_by_role("button", name="End the session…").wait_for()
+    phone.goto("about:blank")  # checked: its Streamlit session ends, it polls no more
 
 
 @pytest.mark.parametrize("value", ["%C3%A9%E2%82%AC%E2%9C%93", "%E2%80%AE" * 8, "A" * 22])
