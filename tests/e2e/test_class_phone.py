@@ -1,6 +1,7 @@
-"""Class mode on a 390x844 phone: tap targets of at least 44x44 px, the decimal keypad
-for numbers, "You voted B", and one seat per browser across navigation, reloads and a
-second join. Screenshots: artifacts/screenshots/class_phone_*.png."""
+"""Class mode on a 390x844 phone: a lecturer's phone taking control from the private QR
+code; a student's tap targets of at least 44x44 px, the decimal keypad for numbers, "You
+voted B", and one seat per browser across navigation, reloads and a second join.
+Screenshots: artifacts/screenshots/class_phone_*.png."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
-from tests.e2e.test_class_screens import PHONE, ask, start_session
+from tests.e2e.test_class_screens import (
+    PHONE,
+    ask,
+    start_session,
+    take_control_from_the_private_qr,
+)
 
 pytestmark = pytest.mark.e2e
 TARGET = 44
@@ -21,7 +27,17 @@ def token(page) -> str:
 
 
 def test_a_phone_votes_with_large_targets_and_keeps_one_seat(clean_page, app_url):
+    """A lecturer's phone takes control, then a student's phone votes and keeps its seat.
+
+    Also replaces test_class_screens.py::test_the_phone_takes_control_from_a_private_qr_and_
+    the_tag_leaves_its_url, whose walk started a session of its own for it: the private QR
+    code holds the lecturer link with the tag, the phone opened from it gets the lecturer's
+    screen and a URL without the tag, keeps control across a reload, has no traceback, and
+    its "End the session…" asks first (``take_control_from_the_private_qr``), made here on
+    the fresh session before anyone joins, as there.
+    """
     lect = start_session(clean_page, app_url)
+    take_control_from_the_private_qr(lect, clean_page(**PHONE))  # the lecturer's own phone
     phone = clean_page(**PHONE)  # the student's own browser: no cookie of the lecturer's
     code = parse_qs(urlparse(lect.url).query)["class"][0]
     open_path(phone, app_url, f"/class?class={code}")
@@ -65,6 +81,7 @@ def test_a_phone_votes_with_large_targets_and_keeps_one_seat(clean_page, app_url
     open_path(again, app_url, f"/class?class={code}")
     again.get_by_text("You voted B").wait_for()
     assert token(again) == seat and again.get_by_role("button", name="Join").count() == 0
+    again.close()  # checked: the tab polls no more
     lect.get_by_text("1 of 1").wait_for()
 
     ask(lect, "drill-trl-binary", first=False)

@@ -3,8 +3,11 @@ the room and nothing private; the lecturer's screen holds the controls.
 
 Every URL the projector shows (its own address, every link, every QR code, read back by
 zbarimg from a screenshot) is opened in a browser with no cookie or storage and must show
-no control and no trace of the lecturer's tag. Screenshots:
-artifacts/screenshots/class_screens_*.png."""
+no control and no trace of the lecturer's tag: the projector's stages are those of the
+class round tests/e2e/test_class_mode.py runs (``shown_urls`` at each, then
+``open_each_without_control``), and the phone that takes control from the private QR
+code is tests/e2e/test_class_phone.py's first step (``take_control_from_the_private_qr``).
+Here: forged lecturer links. Screenshots: artifacts/screenshots/class_screens_*.png."""
 
 from __future__ import annotations
 
@@ -68,73 +71,27 @@ def start_session(clean_page, app_url):
     return page
 
 
-def test_the_projector_shows_nothing_private_and_no_control(clean_page, app_url):
-    lect = start_session(clean_page, app_url)
-    query = parse_qs(urlparse(lect.url).query)
-    code = query["class"][0]
-    assert "lecturer" not in query and query["screen"] == ["lecturer"]
-    tag = tag_of(lect.context, code)
-    assert tag and tag not in lect.url
-    shot(lect, "class_screens_lecturer")
-    lect.reload()  # the cookie keeps control across a reload
-    lect.get_by_role("button", name="Open this round").wait_for()
-
-    href = lect.get_by_role("link", name="Open the projector screen").get_attribute("href")
-    assert tag not in href
-    room = clean_page(PROJECTOR)  # the room: another browser, no lecturer cookie
-    open_path(room, "", href)
-    room.get_by_text("Scan to join").wait_for()
-    settle(room, 800)
-
-    phone = clean_page(**PHONE)
-
-    stages = {}
-    stages["before"] = shown_urls(room, "class_screens_projector_before")
-    join = [u for u in stages["before"] if u.endswith(f"/class?class={code}")]
-    assert join, f"the QR code and link lead to the join page: {stages['before']}"
-    open_path(phone, "", join[0])
-    phone.get_by_role("button", name="Join").click()
-    phone.get_by_text("first question appears here").wait_for()
-
-    ask(lect, "choice-which-rewards")
-    room.get_by_text("Question 1").wait_for(timeout=15_000)
-    phone.get_by_text("Question 1").wait_for(timeout=15_000)
-    phone.locator('[data-testid="stRadioOption"]').first.click()
-    phone.get_by_role("button", name="Send answer").click()
-    phone.get_by_text("Your answer is in").wait_for()
-    room.get_by_text("1 of 1").wait_for(timeout=15_000)
-    settle(room, 800)
-    stages["open"] = shown_urls(room, "class_screens_projector_open")
-
-    lect.get_by_role("button", name="Close & show the distribution").click()
-    room.locator(".js-plotly-plot").first.wait_for(timeout=15_000)
-    lect.get_by_role("button", name="Reveal the answer").click()
-    room.get_by_text("Why each option").wait_for(timeout=15_000)
-    settle(room, 800)
-    stages["revealed"] = shown_urls(room, "class_screens_projector_revealed")
-
-    # Each URL in a browser that has seen none of the others: one page whose cookies
-    # and storage are cleared before each URL (as a fresh context would have none),
-    # so control that one URL gave could not carry over to the next.
-    fresh = clean_page(PROJECTOR)
-    for stage, urls in stages.items():
-        assert_healthy(room)
-        for url in sorted(urls):
-            assert tag not in url and "lecturer=" not in url, (stage, url)
-            fresh.context.clear_cookies()
-            fresh.evaluate(CLEAR_STORAGE)
-            fresh.goto(url)
-            fresh.wait_for_selector('[data-testid="stMain"]', timeout=60_000)
-            settle(fresh, 800)
-            assert not controls(fresh), (stage, url, controls(fresh))
-            assert tag not in fresh.content() and tag not in fresh.url, (stage, url)
-            assert_healthy(fresh)
-    assert tag not in room.content() and tag not in room.url
-    assert not controls(room), controls(room)
+def open_each_without_control(fresh, urls: set[str], tag: str) -> None:
+    """Open each URL the projector showed in a browser that has seen none of the others:
+    one page whose cookies and storage are cleared before each URL (as a fresh context
+    would have none), so control that one URL gave could not carry over to the next. Each
+    must show no control and no trace of the lecturer's tag, and no traceback."""
+    for url in sorted(urls):
+        fresh.context.clear_cookies()
+        fresh.evaluate(CLEAR_STORAGE)
+        fresh.goto(url)
+        fresh.wait_for_selector('[data-testid="stMain"]', timeout=60_000)
+        settle(fresh, 800)
+        assert not controls(fresh), (url, controls(fresh))
+        assert tag not in fresh.content() and tag not in fresh.url, url
+        assert_healthy(fresh)
+    fresh.goto("about:blank")  # checked: its Streamlit session ends, it polls no more
 
 
-def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(clean_page, app_url):
-    lect = start_session(clean_page, app_url)
+def take_control_from_the_private_qr(lect, phone) -> None:
+    """The lecturer's private QR code (behind "Control from your phone") gives ``phone``, a
+    clean browser, the lecturer's screen; the tag leaves the phone's URL at once, the
+    control stays across a reload, and ending the session asks first (cancelled here)."""
     code = parse_qs(urlparse(lect.url).query)["class"][0]
     tag = tag_of(lect.context, code)
     lect.get_by_text("Control from your phone").click()
@@ -142,7 +99,6 @@ def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(cl
     settle(lect, 600)
     (link,) = [u for u in qr_links(lect, "class_screens_handoff") if "lecturer=" in u]
     assert parse_qs(urlparse(link).query)["lecturer"] == [tag]
-    phone = clean_page(**PHONE)
     open_path(phone, "", link)
     phone.get_by_role("button", name="Open this round").wait_for()
     phone.wait_for_function("!location.search.includes('lecturer=')", timeout=10_000)
@@ -156,6 +112,7 @@ def test_the_phone_takes_control_from_a_private_qr_and_the_tag_leaves_its_url(cl
     phone.get_by_text("End the session for everyone?").wait_for()
     phone.get_by_role("button", name="Cancel").click()
     phone.get_by_role("button", name="End the session…").wait_for()
+    phone.goto("about:blank")  # checked: its Streamlit session ends, it polls no more
 
 
 @pytest.mark.parametrize("value", ["%C3%A9%E2%82%AC%E2%9C%93", "%E2%80%AE" * 8, "A" * 22])
