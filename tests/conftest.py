@@ -112,16 +112,15 @@ def module_server_group(item) -> str | None:
 
 
 LONG_FIRST = (
-    "tests/e2e/test_practice.py",
-    "tests/e2e/test_class_lecture.py",
     "tests/e2e/test_class_mode.py",
-    "tests/e2e/test_class_screens.py",
-    "tests/e2e/test_class_fold.py",
+    "tests/e2e/test_class_lecture.py",
+    "tests/e2e/test_class_phone.py",
     "tests/e2e/test_learner_loop.py",
+    "tests/e2e/test_practice.py",
     "tests/e2e/test_policy_loss.py",
     "tests/e2e/test_share_links.py",
 )
-"""Modules whose tests are the longest single tests (30 to 80 s each on a quiet machine,
+"""Modules whose tests are the longest single tests (15 to 35 s each on a quiet machine,
 `--durations`): they run first. xdist hands out groups largest first and single tests in
 collection order; a long test collected last could leave the other worker idle for its whole
 length at the end of the run."""
