@@ -160,6 +160,8 @@ def ask_panel(store: ClassStore, code: str, *, first: bool) -> None:
         "Ask the first question" if first else "Ask the next question",
         expanded=first,
         icon=":material/add_circle:",
+        key="cls.ask_open" if first else "cls.ask_next_open",  # open or closed is kept by
+        on_change="rerun",  # the server: no rerun that redraws the screen above closes it
     )
     with box.form("cls.ask", border=False):
         st.selectbox(

@@ -106,7 +106,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
     ]
     open_class(lect, app_url + "/class")
     lect.get_by_role("button", name="Start a class session").click()
-    lect.get_by_text("Lecturer screen").wait_for()
+    lect.get_by_role("heading", name=re.compile("^Lecturer screen")).wait_for()
     settle(lect)
     assert_healthy(lect)
     query = parse_qs(urlparse(lect.url).query)
