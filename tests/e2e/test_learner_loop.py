@@ -10,14 +10,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from fractions import Fraction
 
 import pytest
 
 from practice.bank import load_bank
-from practice.store import open_store
 from tests.e2e.conftest import assert_healthy, open_path, settle, shot
-from tests.e2e.test_practice import quiz_in_url
+from tests.e2e.test_practice import answer_in_the_store, quiz_in_url
 
 pytestmark = pytest.mark.e2e
 
@@ -130,12 +128,7 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(
     quiz = quiz_in_url(page, app_server.store_url)
     assert sorted(quiz.order) == sorted(q.id for q in BANK if q.kind == "followup")
     typed = [WHY_STD, next(qid for qid in quiz.order if qid != WHY_STD)]
-    store = open_store(app_server.store_url)
-    for qid in quiz.order:
-        if qid not in typed:
-            store.answer_quiz(quiz.quiz_id, qid, Fraction(1))
-    page.reload()
-    page.wait_for_selector('[data-testid="stMain"] h1')
+    answer_in_the_store(page, app_server.store_url, quiz, but=typed)
     box = main.get_by_role("textbox", name="Your answer, as you would say it to the interviewer")
     for _ in typed:
         box.wait_for()
