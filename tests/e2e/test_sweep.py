@@ -26,7 +26,7 @@ from tests.e2e.conftest import (
     ROOT,
     assert_healthy,
     chart_marks,
-    open_path,
+    follow_path,
     settle,
     shot,
     whole_page_shot,
@@ -53,12 +53,12 @@ VIEWS = {
 
 @pytest.fixture(scope="session")
 def views(browser):
-    """One page per view, shared by the sweep's tests on this worker: each test opens its
-    URL in it with ``page.goto`` (a new Streamlit session each time). A goto in a page that
-    has loaded the app costs Chromium about half the CPU of a new page, whose new renderer
-    compiles the app's scripts again. Isolation is as before, when the view's tests shared
-    one context: the sweep's pages are read, and markup typed into them, by one visitor.
-    (Session-scoped, not module-scoped, so that the sweep is not one xdist group.)"""
+    """One page per view, shared by the sweep's tests on this worker: the first test loads
+    its URL, the others follow the app's navigation to theirs (``follow_path``: the same
+    Streamlit session, no reload of the app's scripts, a third of a load's Chromium CPU).
+    The sweep's pages are read, and markup typed into them, by one visitor who clicks
+    through the app, so a page is also checked after the others have left their state
+    behind. (Session-scoped, not module-scoped, so that the sweep is not one xdist group.)"""
     pages = {}
 
     def page_for(view: str):
@@ -74,10 +74,12 @@ def views(browser):
 
 
 def open_page(views, app_url: str, url: str, view: str):
-    """``view``'s page on /``url``, with the dialogs it opens from now on."""
+    """``view``'s page on /``url``, with the dialogs it opens from now on. The first URL a
+    view opens is a fresh load; the view follows the app's navigation to the others (one
+    Streamlit session a view and worker, as a reader clicking through the pages)."""
     page, dialogs = views(view)
     dialogs.clear()
-    open_path(page, app_url, path_of(url))
+    follow_path(page, app_url, path_of(url))
     return page, dialogs
 
 
