@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 
 from practice.followup_items import NOUN_GLUE, list_items, relates
+from practice.followup_lexicon import expand
 from practice.followup_negation import denied, ellipsis_subject, negated
 from practice.followup_text import Token, american, normalise, tokens
 from practice.questions import KeyPoint
@@ -62,6 +63,8 @@ HEAD_WORDS = 3
 MAX_CHOICES = 64
 """How many choices of one phrasing per concept group are tried in one scope, at most (a
 long answer repeating its words cannot make the grader slow)."""
+ARTICLES = frozenset({"a", "an", "the"})
+"""Words a phrasing may have or leave out inside it (not as its first word)."""
 GAP_WORDS = 4
 """How many words ``..`` in a phrasing stands for, at most."""
 
@@ -95,7 +98,7 @@ _FUNCTION_WORDS = frozenset(
     how why where there here all any some most much many such same other own about between
     without within out up down off again once very too also i me my our your his her it's
     that's is isn't are aren't was were been being had did doesn't don't didn't should could
-    may might must shall""".split()  # noqa: SIM905
+    may might must shall remains remain stays stay becomes become keeps goes turns""".split()  # noqa: SIM905
 )
 
 
@@ -133,7 +136,10 @@ def compile_phrase(phrase: str) -> tuple[tuple[str, str], ...]:
 
 
 def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
-    """Every token index where ``items[i:]`` matched from token ``at`` ends."""
+    """Every token index where ``items[i:]`` matched from token ``at`` ends. Inside a
+    phrasing (not before its first word) an article is optional on either side: "without
+    eps" matches "without the eps", "divide by the std" matches "divide by std"; a phrasing's
+    last article is its meaning ("subtract* a" is not "subtract*")."""
     if i == len(items):
         yield at
         return
@@ -144,12 +150,18 @@ def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
                 break
             yield from _ends(items, toks, at + skip, i + 1)
         return
+    if 0 < i < len(items) - 1 and kind == "key" and value in ARTICLES:
+        yield from _ends(items, toks, at, i + 1)  # the phrasing's article, left out
     if at < len(toks):
         token = toks[at]
         if (kind == "key" and token.key == value) or (
             kind == "prefix" and token.word.startswith(value)
         ):
             yield from _ends(items, toks, at + 1, i + 1)
+        elif (
+            i > 0 and token.key in ARTICLES and at + 1 < len(toks) and toks[at + 1].key[0].isalpha()
+        ):
+            yield from _ends(items, toks, at + 1, i)  # an article the phrasing leaves out
 
 
 def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:
@@ -289,15 +301,15 @@ def _actors(point: KeyPoint, needs) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(actor, rivals) of one of the point's needs (``or_actor`` for its or_needs)."""
     if needs is point.or_needs and point.or_actor:
         others = tuple(p for p in point.actor + point.rivals if p not in point.or_actor)
-        return point.or_actor, others
-    return point.actor, point.rivals
+        return expand(point.or_actor), expand(others)
+    return expand(point.actor), expand(point.rivals)
 
 
 def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | None:
     """The phrasing found for each concept group, together in one scope of the normalised
     ``sentence``, none negated (the last one negated, for a ``negated`` point), the first
     bound to the actor, not merely listed; None when there is no such set."""
-    found = [sorted({s for p in group for s in find(p, toks)}) for group in needs]
+    found = [sorted({s for p in expand(group) for s in find(p, toks)}) for group in needs]
     if not all(found):
         return None
     clauses = _clauses(sentence)
@@ -348,7 +360,7 @@ def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):
 def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> bool:
     """Whether ``scope`` states the point's contrary (a phrasing of ``unless``, not negated)."""
     clauses = _clauses(sentence)
-    for phrase in point.unless:
+    for phrase in expand(point.unless):
         for span in find(phrase, toks):
             inside = scope[0] <= span[0] and span[1] <= scope[1]
             if inside and not negated(sentence, _clause_of(clauses, span[0]), span, [span]):

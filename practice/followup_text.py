@@ -11,8 +11,10 @@ Both sides go through the same steps, so a phrasing written once matches its var
 3. ``tokens``: words, numbers and symbols, each with its place in the normalised text; a
    word's ``key`` is its Snowball stem (``snowballstemmer``, the Sphinx project's) after
    British spellings are made American ("normalisation" and "normalizes" share "normal",
-   "biases" and "bias" share "bias"). A hyphen between two words is a space
-   ("low-spread" is "low spread"); between a letter and a digit it stays ("k-1").
+   "biases" and "bias" share "bias"), and an irregular verb's past is its present ("blew
+   up" is "blow up", "kept" is "keep": ``IRREGULAR``). A hyphen between two words is a
+   space ("low-spread" is "low spread"), after a prefix none ("up-weighted" is
+   "upweighted", "re-sample" is "resample"); between a letter and a digit it stays ("k-1").
 
 Every step keeps, for each character, where it came from, so a match is quoted in the
 answer's own (normalised) words. Nothing here raises on a string.
@@ -30,6 +32,46 @@ import snowballstemmer
 _OPERATORS = re.compile(r"\s*([=/()|+^\-])\s*")
 _STEMMER = snowballstemmer.stemmer("english")
 
+_NUMBER_WORDS = "two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
+"""Number words from 2 written as digits ("one" is also a pronoun: left alone)."""
+PREFIXES = ("up", "down", "over", "under", "re", "non", "pre", "sub", "un", "de", "co", "multi")
+"""Prefixes a hyphen joins to their word: "up-weighted" is "upweighted"."""
+IRREGULAR = {
+    **dict.fromkeys(("blew", "blown"), "blow"),
+    **dict.fromkeys(("drew", "drawn"), "draw"),
+    **dict.fromkeys(("took", "taken"), "take"),
+    **dict.fromkeys(("gave", "given"), "give"),
+    **dict.fromkeys(("threw", "thrown"), "throw"),
+    **dict.fromkeys(("fell", "fallen"), "fall"),
+    **dict.fromkeys(("grew", "grown"), "grow"),
+    **dict.fromkeys(("shrank", "shrunk", "shrunken"), "shrink"),
+    **dict.fromkeys(("chose", "chosen"), "choose"),
+    **dict.fromkeys(("got", "gotten"), "get"),
+    **dict.fromkeys(("broke", "broken"), "break"),
+    **dict.fromkeys(("began", "begun"), "begin"),
+    **dict.fromkeys(("rose", "risen"), "rise"),
+    **dict.fromkeys(("wrote", "written"), "write"),
+    **dict.fromkeys(("knew", "known"), "know"),
+    **dict.fromkeys(("saw", "seen"), "see"),
+    "lost": "lose",
+    "kept": "keep",
+    "spent": "spend",
+    "brought": "bring",
+    "paid": "pay",
+    "sent": "send",
+    "held": "hold",
+    "became": "become",
+    "stood": "stand",
+    "stuck": "stick",
+    "made": "make",
+    "left": "leave",
+    "ran": "run",
+    "went": "go",
+    "sank": "sink",
+    "sunk": "sink",
+}
+"""An irregular verb's past forms and their present ("meant" is left out: "mean" is the mean)."""
+
 EQUIVALENCES: tuple[tuple[str, str], ...] = (
     # symbols and their names
     (r"\bstandard[ -]deviations?\b|\bstd\.?[ -]?devs?\b|\bstdevs?\b|σ|\bsigmas?\b", "std"),
@@ -37,6 +79,10 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bmu\b|μ", "mean"),
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
+    (r"\bavg\b", "average"),
+    (r"\badvs?\b", "advantage"),
+    (r"\bsd\b|\bstandard dev\b", "std"),
+    (r"\\bar\{\w+\}|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
     (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
     (r"\bfp ?64\b|\bfloat ?64\b|\bdouble[- ]precision\b|\bdoubles?\b", "float64"),
     (r"\bdr\.? ?grpo\b", "drgrpo"),
@@ -58,10 +104,14 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\b(\w+)/(\w+-1)\b", r"\1/(\2)"),
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
-    (r"\b(?:one|1) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\b(?:one|1|a) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\bhundred\b", "100"),
+    (r"\bthousand\b", "1000"),
+    *((rf"\b{word}\b", str(n)) for n, word in enumerate(_NUMBER_WORDS, start=2)),
     (r"\bnon[- ]?zero\b", "nonzero"),
     (r"\bzero\b", "0"),
     # words
+    (rf"\b({'|'.join(PREFIXES)})-(?=[a-z])", r"\1"),
     (r"\bany more\b", "anymore"),
     (r"\bcan't\b", "cannot"),
     (r"\bwon't\b", "will not"),
@@ -160,6 +210,7 @@ def tokens(normalised: str) -> tuple[Token, ...]:
             touching = found[i - 1].end() == m.start() and m.end() == found[i + 1].start()
             if touching and left[-1].isalpha() and right[0].isalpha():
                 continue
+        word = IRREGULAR.get(word, word)
         spelled = american(word) if word[0].isalpha() else word
         key = stem(word) if word[0].isalpha() else word
         out.append(Token(key, spelled, starts[m.start()], ends[m.end() - 1]))

@@ -31,6 +31,8 @@ OVERLAPPING = {
     frozenset({"followup-dr-grpo", "followup-length"}),
     # why divide by the std, and why recipes stopped: the same trade-off from two sides
     frozenset({"followup-why-std", "followup-drop-std"}),
+    # the recipes that stopped dividing by the group std divide by the batch std instead
+    frozenset({"followup-batch-switch", "followup-drop-std"}),
 }
 
 

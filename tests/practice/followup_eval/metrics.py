@@ -178,3 +178,25 @@ if __name__ == "__main__":
     import sys
 
     print(report(sys.argv[1] if len(sys.argv) > 1 else "tuning_independent.toml"))
+
+
+def mistakes(name: str) -> list[str]:
+    """One line per point the grader gets wrong on the set ``name``: "missed" (labelled,
+    not credited) or "false" (credited, not labelled), with the question, the category, the
+    point's number, the quote that earned a false credit and the answer's text. Refused for
+    a ``BLIND`` set (ValueError): its answers are never shown."""
+    if name in BLIND:
+        raise ValueError(f"{name} is blind: only its aggregate figures are reported.")
+    out = []
+    for a, hits in graded(load(name)):
+        result = grade_followup(a["question"], a["text"])
+        for i, hit in enumerate(hits):
+            if hit == (i + 1 in a["points"]):
+                continue
+            kind = "false" if hit else "missed"
+            quote = f" [{result.matches[i].quote[:160]}]" if hit else ""
+            out.append(
+                f"{kind:6s} {a['question']} ({a['category']}) point {i + 1}{quote}\n"
+                f"       {' '.join(a['text'].split())}"
+            )
+    return out
