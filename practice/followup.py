@@ -31,7 +31,11 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   "/", ...) earn nothing.
 
 Phrasing syntax (lower case): words and symbols as typed; ``*`` ends a word with any ending
-(``rescal*``); ``..`` stands for up to four words (``divid* .. std``). Never evaluates
+(``rescal*``); ``..`` stands for up to four words (``divid* .. std``); an article inside a
+phrasing is optional on either side; ``@name`` stands for every phrasing of a concept of
+``practice.followup_lexicon`` ("@amplify"); a leading ``!`` makes a phrasing stand whether
+denied or not ("!0/0": "eps, so no 0/0" still names the hazard eps prevents). An actor
+named in an aside right after a match binds it too ("the population std (numpy's default)"). Never evaluates
 anything, never raises on text; reads at most ``MAX_FOLLOWUP_CHARS`` characters.
 """
 
@@ -80,12 +84,16 @@ _FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
 """Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
 _FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
 """A sentence of at least 10 words, under 15 % of them function words, is a list."""
-_CONNECTIVES = frozenset("so but which because since then while whereas thus hence".split())  # noqa: SIM905
+_CONNECTIVES = frozenset(
+    "so but which because since then while whereas thus hence if otherwise when unless".split()  # noqa: SIM905
+)
 """Words that open a clause of its own after a comma."""
 _VERBS = frozenset(
     """get gets is are was were has have had does do did can will would should could may
     might must""".split()  # noqa: SIM905
 )
+RELATION_SIGNS = ("=", "->", "∝", "≈", "<", ">")
+"""Signs that relate the terms on their two sides: a sentence with one is no list."""
 """Function words that are verbs: an item they open does something."""
 _GLUE = frozenset(
     ", ; / & and or the a an plus also as well vs versus - · etc its their then".split()  # noqa: SIM905
@@ -135,6 +143,17 @@ def compile_phrase(phrase: str) -> tuple[tuple[str, str], ...]:
     return tuple(items)
 
 
+class _Subscripted(dict):
+    """A statistic with a subscript ("mean_g", "std_batch") is also the statistic."""
+
+    def get(self, key, default=None):
+        base, _, sub = key.partition("_")
+        return base if sub and base in ("mean", "std") else default
+
+
+_SUBSCRIPTED = _Subscripted()
+
+
 def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
     """Every token index where ``items[i:]`` matched from token ``at`` ends. Inside a
     phrasing (not before its first word) an article is optional on either side: "without
@@ -154,7 +173,7 @@ def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
         yield from _ends(items, toks, at, i + 1)  # the phrasing's article, left out
     if at < len(toks):
         token = toks[at]
-        if (kind == "key" and token.key == value) or (
+        if (kind == "key" and value in (token.key, _SUBSCRIPTED.get(token.key))) or (
             kind == "prefix" and token.word.startswith(value)
         ):
             yield from _ends(items, toks, at + 1, i + 1)
@@ -166,7 +185,7 @@ def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
 
 def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:
     """(start, end) in the normalised text of every match of ``phrase`` in ``toks``."""
-    items = compile_phrase(phrase)
+    items = compile_phrase(phrase.removeprefix("!"))
     if not items or items[0][0] == "gap":
         return []
     spans = set()
@@ -223,6 +242,8 @@ def _acts(item: list[str]) -> bool:
     words = [w.strip(".,;:()") for w in item]
     if len(words) >= 2 and words[0] in _VERBS:
         return True  # "get the rewards", "is the std": a verb, though a function word
+    if len(words) >= 3 and any(w in _VERBS for w in words[1:]):
+        return True  # "the long one is penalised less": a subject and its verb
     if len(words) >= 3 and words[0] in _CONNECTIVES:
         return True  # "so no reward signal": a clause of its own
     if len(words) >= 3 and words[0] in ("and", "or") and words[1] in _FUNCTION_WORDS - NOUN_GLUE:
@@ -256,7 +277,7 @@ def is_list(sentence: str) -> bool:
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
     if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
-    if "=" in bare or "->" in bare:
+    if any(sign in bare for sign in RELATION_SIGNS):
         return False  # an equation or an arrow relates its terms itself, function words or not
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
@@ -297,6 +318,23 @@ def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int
     return max(before)[1] if before else True
 
 
+_ASIDE = re.compile(
+    r"(?:\s+[\w'-]+){0,2}?\s*(?:\(|,\s*(?:which|that) (?:is|are|was) )([^()]{0,40})"
+)
+"""An aside right after a match, up to two words on: "(numpy's default", ", which is numpy's"."""
+
+
+def _named_after(actors, sentence: str, span: tuple[int, int]) -> bool:
+    """Whether an aside right after the match names an actor before any rival."""
+    m = _ASIDE.match(sentence, span[1])
+    if not m or not actors[0]:
+        return False
+    aside = tokens(m.group(1))
+    return _bound_right(actors, aside, len(m.group(1)) + 1) and any(
+        find(p, aside) for p in actors[0]
+    )
+
+
 def _actors(point: KeyPoint, needs) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(actor, rivals) of one of the point's needs (``or_actor`` for its or_needs)."""
     if needs is point.or_needs and point.or_actor:
@@ -312,11 +350,12 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     found = [sorted({s for p in expand(group) for s in find(p, toks)}) for group in needs]
     if not all(found):
         return None
+    free = {s for group in needs for p in expand(group) if p[0] == "!" for s in find(p, toks)}
     clauses = _clauses(sentence)
     consumed = [s for group in found for s in group]
     last, actors = len(found) - 1, _actors(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
-        where = (sentence, toks, clauses, scope, consumed)
+        where = (sentence, toks, clauses, scope, consumed, free)
         ok = [
             [s for s in group if _fits(point, g == last, actors, where, s)]
             for g, group in enumerate(found)
@@ -331,15 +370,18 @@ def _fits(point: KeyPoint, last: bool, actors, where, span) -> bool:
     """Whether the match at ``span`` may stand for its concept group: inside the scope, not
     denied (denied, for a denial's last group), bound to the actor; or, for a denial's last
     group, denied for the actor by the clause after it ("..., which RLOO never does").
-    ``where``: (sentence, its tokens, its clauses, the scope, the spans of every phrasing)."""
-    sentence, toks, clauses, scope, consumed = where
+    A match of a ``!`` phrasing stands whether denied or not ("eps: no 0/0", "so it's not
+    NaN"). An actor named in an aside right after the match binds it too ("the population
+    std, which is numpy's default").
+    ``where``: (sentence, its tokens, its clauses, the scope, the spans of every phrasing,
+    the spans of ``!`` phrasings)."""
+    sentence, toks, clauses, scope, consumed, free = where
     if not (scope[0] <= span[0] and span[1] <= scope[1]):
         return False
     denial = point.negated and last
     clause = _clause_of(clauses, span[0])
-    if denied(sentence, clause, span, consumed, denial) == denial and _bound_right(
-        actors, toks, span[1]
-    ):
+    said = span in free or denied(sentence, clause, span, consumed, denial) == denial
+    if said and (_bound_right(actors, toks, span[1]) or _named_after(actors, sentence, span)):
         return True
     who = ellipsis_subject(sentence, span) if denial and actors[0] else None
     return who is not None and any(find(p, tokens(who)) for p in actors[0])

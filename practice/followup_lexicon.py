@@ -30,7 +30,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         exaggerat* | over-emphasiz* | overemphasiz* | over-weight* | overweight* |
         more weight | weigh* more | weighted more | heavier weight | larger weight |
         bigger weight | stretch* | scale* up | rescal* up | enlarg* | over-represent* |
-        overrepresent* | over-count* | overcount* | pump* up | puff* up"""
+        overrepresent* | over-count* | overcount* | pump* up | puff* up |
+        favor*"""
     ),
     # made to weigh less than it did
     "attenuate": _phrasings(
@@ -66,6 +67,66 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         always solved | never solved | always right | always wrong | always correct |
         every time | each time | 100% | 0% | saturated | too easy | too hard"""
     ),
+    # every group on one scale
+    "same_scale": _phrasings(
+        """same scale | one scale | common scale | unit scale | unit variance | unit spread |
+        comparable | same footing | same size | similar size | similar sized |
+        similar magnitude | same magnitude | same range | z-score | scale-free |
+        scale-invariant | scale invariance | invariant to | insensitive to |
+        regardless of | no matter | independent of the scale | around 1 | order 1 |
+        order of 1 | o(1) | equally | same weight | similar weight"""
+    ),
+    # one prompt's updates outweigh the others'
+    "dominate": _phrasings(
+        """dominat* | swamp* | drown* out | overwhelm* | outweigh* | overpower* |
+        drown* .. out | take* over"""
+    ),
+    # a spread at or near zero
+    "near_zero": _phrasings(
+        """near 0 | close to 0 | is 0 | std of 0 | 0 std | ->0 | goes to 0 | go to 0 |
+        approaches 0 | tends to 0 | zero spread | tiny std | std is tiny | small std |
+        vanish* | collaps*"""
+    ),
+    # what a division by zero gives (said or denied: "eps avoids a 0/0")
+    "division_hazard": _phrasings(
+        """!0/0 | !0 by 0 | !nan | !divid* by 0 | !division by 0 | !0 divided by |
+        !infinit* | !inf | !undefined | !explod* | !blow* up | !overflow* | !crash*"""
+    ),
+    # the same advantage for every token of an answer
+    "one_for_all": _phrasings(
+        """same advantage | one advantage | single advantage | one scalar advantage |
+        same value | same number | same scalar | one scalar | one value | one number |
+        single scalar | single value | same a_i | gets a_i | uses a_i | shares | share* one |
+        share* the same | inherit* | broadcast* | copied | constant over | constant across |
+        sequence-level | per-sequence | the answer's advantage | the response's advantage |
+        the completion's advantage | the sequence's advantage | becomes the advantage"""
+    ),
+    # a wrong answer
+    "wrong": _phrasings(
+        """wrong | incorrect | negative* | bad | failed | failing | erroneous | low-reward |
+        below-average"""
+    ),
+    # let off lightly
+    "lenient": _phrasings(
+        """less | lightly | smaller | cheaper | cheap | weaker | watered down | dilut* |
+        attenuat* | under-penaliz* | underpenaliz* | penaliz* least | barely punished |
+        not punished much | aren't penaliz* as much | not penaliz* as much |
+        isn't penaliz* as much | not punished as much | hide | hides | escape* |
+        get* away | off the hook | spread over more | spreads | thinner"""
+    ),
+    # a baseline without the scored answer's own reward
+    "excludes_own": _phrasings(
+        """exclud* | leave-one-out | leave one out | leaving one out | leaves .. out |
+        leaving .. out | left out | doesn't include | does not include | not includ* |
+        never includ* | doesn't use | does not use | not using | doesn't count |
+        not counting | without itself | except itself | other than itself | j != i | j≠i"""
+    ),
+    # how many answers a prompt gets
+    "count": _phrasings(
+        """k | g | n | several | multiple | many | a group of | group of | a bunch of | a few |
+        some | lots of | a handful of | a set of | a batch of | 2 | 4 | 5 | 6 | 8 | 10 | 12 | 16 |
+        32 | 64"""
+    ),
     # one prompt's sampled answers
     "samples": _phrasings(
         """answers | completions | responses | samples | outputs | rollouts |
@@ -80,7 +141,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         nothing to learn | learn* nothing | no update | no contribution |
         contribut* nothing | contribut* 0 | 0 contribution | carr* no | no effect |
         nothing useful | uninformative | useless | without signal | no push |
-        don't push | does not push | doesn't push | no direction | add* 0 | add* nothing"""
+        don't push | does not push | doesn't push | no direction | add* 0 | add* nothing |
+        no .. gradient | don't add* | doesn't add* | do not add* | does not add* | add* no |
+        does nothing | do nothing | doing nothing"""
     ),
     # left as it was
     "unchanged": _phrasings(

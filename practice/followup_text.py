@@ -101,6 +101,8 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bsqrt\(\(([^()]+)\)\)", r"sqrt(\1)"),
     (r"\b(\w+)/\((\w+-1)\)", r"\1/(\2)"),
     (r"\b(\d+|[a-z](?:_\w+)?|std) over \(?(\d+|[a-z](?:_\w+|-1)?|std)\)?(?=[\s,.;)]|$)", r"\1/\2"),
+    (r"\b(\d+|[a-z](?:_\w+)?) over ?(\|\w+\|)", r"\1/\2"),
+    (r"\+1e-\d+\b", "+eps"),
     (r"\b(\w+)/(\w+-1)\b", r"\1/(\2)"),
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
@@ -117,6 +119,10 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bwon't\b", "will not"),
     (r"\b(is|are|was|were|does|do|did|has|have|had|should|would|could)n't\b", r"\1 not"),
     (r"\b(mean|std)\((?:r|rewards?|r_\w+)\)", r"\1"),
+    (  # a tensor's statistic in code: "r.mean(dim=1)" (a library's call keeps its name and ddof)
+        r"\b(?:(?!numpy\.|torch\.)[a-z_]\w*\.)+(mean|std)\((?![^()]*(?:ddof|unbiased|correction))[^()]*\)",
+        r"\1",
+    ),
 )
 """(pattern, replacement) on normalised text, in order."""
 _COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)
@@ -150,6 +156,8 @@ def normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower()
     for dash in "\u2212\u2011\u2010\u2013":
         text = text.replace(dash, "-")
+    for arrow in "\u2192\u27f6\u21d2":  # →, ⟶, ⇒
+        text = text.replace(arrow, "->")
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"\s+-{2,3}\s+", " \u2014 ", text)  # "a -- b" is a dash, not two minuses
     text = _OPERATORS.sub(r"\1", text)

@@ -78,3 +78,55 @@ def test_a_phrasings_last_article_is_kept():
     assert not grade_followup("followup-float32", "Subtracting the mean is fine, so use it.").hits[
         3
     ]
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer", "made"),
+    [
+        # a "!" phrasing stands denied or not: eps is there so the division is *not* 0/0
+        ("followup-identical-rewards", 1, "The eps is just there so it's not NaN.", True),
+        ("followup-identical-rewards", 1, "eps is moot here: you never divide by zero.", False),
+        ("followup-why-std", 3, "sigma -> 0 needs eps, or the division blows up.", True),
+        # an actor named in an aside right after the match binds it
+        (
+            "followup-factor",
+            2,
+            "With PyTorch it's the sample std; the population std (numpy's default) is larger.",
+            True,
+        ),
+        (
+            "followup-factor",
+            2,
+            "With PyTorch it's the population std, and numpy is different.",
+            False,
+        ),
+        # a sentence that relates its terms with a verb or a sign is no list
+        (
+            "followup-length",
+            1,
+            "If it's wrong, negative, the long one is penalised less per token.",
+            True,
+        ),
+        ("followup-length", 0, "Token weight ∝ 1/|o_i|.", True),
+        # code: a tensor's statistic, a subscripted statistic, a numeric eps
+        ("followup-walkthrough", 2, "A = (r - r.mean(dim=1)) / (r.std(dim=1) + 1e-4)", True),
+        ("followup-walkthrough", 2, "A_i = (R_i - μ_G) / (σ_G + 1e-6)", True),
+        # a count for K, the reverse factor bound to GRPO, a fraction of dead groups that grows
+        (
+            "followup-walkthrough",
+            0,
+            "Generate 8 completions and score each with the verifier.",
+            True,
+        ),
+        ("followup-rloo-vs-grpo", 1, "GRPO's centred advantage is (K-1)/K times RLOO's.", True),
+        ("followup-rloo-vs-grpo", 1, "RLOO's advantage is (K-1)/K times GRPO's.", False),
+        (
+            "followup-dapo-resample",
+            1,
+            "The fraction of all-correct groups grows as the model improves.",
+            True,
+        ),
+    ],
+)
+def test_general_readings(qid, point, answer, made):
+    assert grade_followup(qid, answer).hits[point] is made, answer

@@ -41,6 +41,11 @@ def keys(text: str) -> list[str]:
         (["r_bar", "r-bar", "x̄", "\\bar{r}", "mean"], "mean"),
         (["seven", "7"], "7"),
         (["a million", "one million", "1,000,000", "10^6"], "1e6"),
+        (["std + 1e-8", "std+eps", "std + ε"], "std+eps"),
+        (["1 over |o_i|", "1/|o_i|"], "1/|o_i|"),
+        (["σ→0", "std->0"], "std->0"),
+        (["r.mean(dim=1, keepdim=True)", "rewards.mean()", "mean"], "mean"),
+        (["np.std(r, ddof=1)"], "numpy.std(r, ddof=1)"),  # a library's call keeps its ddof
     ],
 )
 def test_forms_read_the_same(forms, one):
