@@ -35,8 +35,9 @@ Phrasing syntax (lower case): words and symbols as typed; ``*`` ends a word with
 phrasing is optional on either side; ``@name`` stands for every phrasing of a concept of
 ``practice.followup_lexicon`` ("@amplify"); a leading ``!`` makes a phrasing stand whether
 denied or not ("!0/0": "eps, so no 0/0" still names the hazard eps prevents). An actor
-named in an aside right after a match binds it too ("the population std (numpy's default)"). Never evaluates
-anything, never raises on text; reads at most ``MAX_FOLLOWUP_CHARS`` characters.
+named in an aside right after a match binds it too ("the population std (numpy's default)").
+Never evaluates anything, never raises on text; reads at most ``MAX_FOLLOWUP_CHARS``
+characters.
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ _FUNCTION_WORDS = frozenset(
     how why where there here all any some most much many such same other own about between
     without within out up down off again once very too also i me my our your his her it's
     that's is isn't are aren't was were been being had did doesn't don't didn't should could
-    may might must shall remains remain stays stay becomes become keeps goes turns""".split()  # noqa: SIM905
+    may might must shall remains remain stays stay becomes become keeps goes turns i'm you're
+    we're they're it's that's there's i'd you'd we'd i've you've""".split()  # noqa: SIM905
 )
 
 

@@ -31,13 +31,15 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         more weight | weigh* more | weighted more | heavier weight | larger weight |
         bigger weight | stretch* | scale* up | rescal* up | enlarg* | over-represent* |
         overrepresent* | over-count* | overcount* | pump* up | puff* up |
-        favor*"""
+        favor* |
+        scale* .. up"""
     ),
     # made to weigh less than it did
     "attenuate": _phrasings(
         """down-weight* | less weight | weigh* less | weighted less | smaller weight |
         lower weight | under-weight* | underweight* | de-emphasiz* | deemphasiz* |
-        matter less | contribut* less | suppress* | dampen*"""
+        matter less | contribut* less | suppress* | dampen* |
+        get* .. shrunk"""
     ),
     # a group whose rewards barely differ
     "low_spread": _phrasings(
@@ -55,7 +57,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         nearly solved | nearly impossible | almost always right | almost always wrong |
         almost always correct | mostly correct | mostly wrong | almost all | nearly all |
         almost every | nearly every | all but one | all agree | mostly agree |
-        close to 0 or 1 | near 0 or 1 | too easy | too hard | easy or hard | easy and hard"""
+        close to 0 or 1 | near 0 or 1 | too easy | too hard | easy or hard | easy and hard |
+        little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous"""
     ),
     # every answer of a group with the same outcome
     "all_same": _phrasings(
@@ -85,7 +88,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "near_zero": _phrasings(
         """near 0 | close to 0 | is 0 | std of 0 | 0 std | ->0 | goes to 0 | go to 0 |
         approaches 0 | tends to 0 | zero spread | tiny std | std is tiny | small std |
-        vanish* | collaps*"""
+        vanish* | collaps* |
+        std=0 | std≈0 | std~0"""
     ),
     # what a division by zero gives (said or denied: "eps avoids a 0/0")
     "division_hazard": _phrasings(
@@ -138,10 +142,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         """no signal | no gradient | zero gradient | 0 gradient | gradient is 0 |
         gradient of 0 | 0 gradients | no learning | no learning signal |
         no policy-gradient | no reward signal | no information | no useful |
-        nothing to learn | learn* nothing | no update | no contribution |
+        nothing to learn | no update | no contribution |
         contribut* nothing | contribut* 0 | 0 contribution | carr* no | no effect |
         nothing useful | uninformative | useless | without signal | no push |
-        don't push | does not push | doesn't push | no direction | add* 0 | add* nothing |
+        don't push | does not push | doesn't push | no direction | add* 0 |
         no .. gradient | don't add* | doesn't add* | do not add* | does not add* | add* no |
         does nothing | do nothing | doing nothing"""
     ),

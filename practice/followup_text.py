@@ -75,6 +75,7 @@ IRREGULAR = {
 EQUIVALENCES: tuple[tuple[str, str], ...] = (
     # symbols and their names
     (r"\bstandard[ -]deviations?\b|\bstd\.?[ -]?devs?\b|\bstdevs?\b|σ|\bsigmas?\b", "std"),
+    (r"\bclip(?:ping)?[ _-]?(?:ε|eps|epsilon)\b|(?:ε|\beps|\bepsilon)[ _-]?clip\b", "clip_range"),
     (r"\bepsilons?\b|ε|\beps\b", "eps"),
     (r"\bmu\b|μ", "mean"),
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
