@@ -281,10 +281,21 @@ def is_list(sentence: str) -> bool:
         return True
     if any(sign in bare for sign in RELATION_SIGNS):
         return False  # an equation or an arrow relates its terms itself, function words or not
+    if len(items) == 1 and _aside_relates(sentence):
+        return False  # "token-level credit (A is constant over the response)": the aside says it
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
         return function < _FUNCTION_SHARE * len(words)
     return len(words) >= 3 and not function
+
+
+def _aside_relates(sentence: str) -> bool:
+    """Whether a parenthesised aside of the sentence has a verb of its own ("(A is
+    constant over the response)")."""
+    return any(
+        any(w.strip(".,;:") in _VERBS for w in m.group(1).split()[1:])
+        for m in re.finditer(r"\(([^()]*)\)", sentence)
+    )
 
 
 def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:

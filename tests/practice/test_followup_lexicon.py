@@ -108,6 +108,13 @@ def test_a_phrasings_last_article_is_kept():
             True,
         ),
         ("followup-length", 0, "Token weight ∝ 1/|o_i|.", True),
+        (
+            "followup-no-critic",
+            0,
+            "token-level credit assignment (A is constant over the response)",
+            True,
+        ),
+        ("followup-no-critic", 0, "token-level credit assignment (the response)", False),
         # code: a tensor's statistic, a subscripted statistic, a numeric eps
         ("followup-walkthrough", 2, "A = (r - r.mean(dim=1)) / (r.std(dim=1) + 1e-4)", True),
         ("followup-walkthrough", 2, "A_i = (R_i - μ_G) / (σ_G + 1e-6)", True),
