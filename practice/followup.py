@@ -185,13 +185,33 @@ def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
             yield from _ends(items, toks, at + 1, i)  # an article the phrasing leaves out
 
 
+@functools.lru_cache(maxsize=256)
+def _positions(toks: tuple[Token, ...]) -> dict[str, list[int]]:
+    """Where each key (and each subscripted statistic's base, "mean" of "mean_g") occurs."""
+    at: dict[str, list[int]] = {}
+    for i, t in enumerate(toks):
+        at.setdefault(t.key, []).append(i)
+        base = _SUBSCRIPTED.get(t.key)
+        if base:
+            at.setdefault(base, []).append(i)
+    return at
+
+
+def _first_positions(item: tuple[str, str], toks: tuple[Token, ...]):
+    """The token indexes where a phrasing's first item can match."""
+    kind, value = item
+    if kind == "key":
+        return _positions(toks).get(value, ())
+    return [i for i, t in enumerate(toks) if t.word.startswith(value)]
+
+
 def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:
     """(start, end) in the normalised text of every match of ``phrase`` in ``toks``."""
     items = compile_phrase(phrase.removeprefix("!"))
     if not items or items[0][0] == "gap":
         return []
     spans = set()
-    for at in range(len(toks)):
+    for at in _first_positions(items[0], toks):
         for end in _ends(items, toks, at):
             if end > at:
                 spans.add((toks[at].start, toks[end - 1].end))
