@@ -65,6 +65,9 @@ PAIR_WORDS = 2
 """Two adjacent sentences are read as one only when each has at least this many words."""
 HEAD_WORDS = 3
 """A colon after at most this many words labels what follows ("std: whole batch")."""
+LONG_LIST, LONG_LIST_ITEM_WORDS = 6, 4
+"""In a list of this many items or more (a string of keywords), an item relates its words
+only with at least this many words ("broadcast to tokens" there is one more keyword)."""
 MAX_CHOICES = 64
 """How many choices of one phrasing per concept group are tried in one scope, at most (a
 long answer repeating its words cannot make the grader slow)."""
@@ -465,7 +468,10 @@ def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
     for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
         if is_list(sentence):
             parts = [sentence[a:b].strip() for a, b in list_items(sentence)]
-            parts = [p for p in parts if relates(p, _FUNCTION_WORDS, is_list)]
+            least = LONG_LIST_ITEM_WORDS if len(parts) >= LONG_LIST else 0
+            parts = [
+                p for p in parts if relates(p, _FUNCTION_WORDS, is_list) and len(p.split()) >= least
+            ]
         else:
             parts = [sentence]
         for part in parts:

@@ -115,6 +115,19 @@ def test_a_phrasings_last_article_is_kept():
             True,
         ),
         ("followup-no-critic", 0, "token-level credit assignment (the response)", False),
+        # a long string of keywords: a short item with a preposition is one more keyword
+        (
+            "followup-walkthrough",
+            3,
+            "K rollouts, rewards, group mean, group std, z-score, broadcast to tokens, ratio.",
+            False,
+        ),
+        (
+            "followup-walkthrough",
+            3,
+            "K rollouts, rewards, z-score, broadcast to all its tokens.",
+            True,
+        ),
         # code: a tensor's statistic, a subscripted statistic, a numeric eps
         ("followup-walkthrough", 2, "A = (r - r.mean(dim=1)) / (r.std(dim=1) + 1e-4)", True),
         ("followup-walkthrough", 2, "A_i = (R_i - μ_G) / (σ_G + 1e-6)", True),
