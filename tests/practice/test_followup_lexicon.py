@@ -3,8 +3,8 @@
 import pytest
 
 from practice.bank import load_bank
-from practice.followup import compile_phrase
 from practice.followup_lexicon import CONCEPTS, expand
+from practice.followup_phrase import compile_phrase
 from practice.grading import grade_followup
 
 FOLLOWUPS = [q for q in load_bank() if q.kind == "followup"]
