@@ -162,7 +162,8 @@ def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
 def _acts(item: list[str]) -> bool:
     """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
     more words, the first not a function word (or a verb: "get the rewards"), another one a
-    function word; or three or
+    function word that does more than join a noun phrase ("Dr. GRPO and eps" does nothing);
+    a subject and its verb ("the long one is penalised"); or three or
     more opened by a connective ("so no reward signal") or by "and"/"or" and a word that
     is no noun phrase's ("and they waste compute", not "and the std versus the mean")."""
     words = [w.strip(".,;:()") for w in item]
@@ -177,16 +178,16 @@ def _acts(item: list[str]) -> bool:
     return (
         len(words) >= 2
         and words[0] not in _FUNCTION_WORDS
-        and any(w in _FUNCTION_WORDS for w in words[1:])
+        and any(w in _FUNCTION_WORDS - NOUN_GLUE for w in words[1:])
     )
 
 
 def is_list(sentence: str) -> bool:
     """A normalised sentence that lists terms instead of relating them.
 
-    Three or more comma/semicolon items averaging under 4.5 words, most of them not doing
-    anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more items, also
-    cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
+    Three or more comma/semicolon items averaging under 4.5 words, over two thirds of them not
+    doing anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more
+    items, also cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
     ten or more words, under 15 % of them function words ("the", "is", "by", ...); or three
     to nine words without one (not an equation: "A = (r - mean_g)/std_batch" relates its
     terms). Parenthesised asides are left out.
@@ -197,7 +198,7 @@ def is_list(sentence: str) -> bool:
     items = [i.split() for i in re.split(r"[,;]|\s/\s", bare) if i.strip()]
     words = bare.split()
     acting = sum(_acts(item) for item in items)
-    if len(items) >= 3 and len(words) / len(items) < 4.5 and 2 * acting < len(items):
+    if len(items) >= 3 and len(words) / len(items) < 4.5 and 3 * acting < len(items):
         return True
     chained = [i for i in re.split(r"[,;]|\s/\s|\b(?:and|or)\b", bare) if i.strip()]
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
