@@ -10,6 +10,11 @@ held out once but has been studied answer by answer since (a tuning set now).
 
     .venv/bin/python bench/bench_grading.py --set heldout_fresh.toml
     .venv/bin/python bench/bench_grading.py --set tuning_independent.toml
+    .venv/bin/python bench/bench_grading.py --set tuning_s8.toml --mistakes
+
+``--mistakes`` lists every missed point and false credit with the answer (refused for a
+blind set); ``--writer A`` keeps one writer's answers of a set written by several
+(``tuning_s8.toml``: writer B was kept unread while writer A was studied).
 
 ``heldout_s5.toml`` was labelled twice, independently: the benchmark also prints how far
 the second labeller agrees with the first, what a careful reader reaches on these labels.
@@ -37,6 +42,7 @@ from tests.practice.followup_eval.metrics import (  # noqa: E402
     kappa,
     labelled_counts,
     load,
+    mistakes,
     over_credited,
     precision,
     recall,
@@ -47,10 +53,19 @@ from tests.practice.followup_eval.metrics import (  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", default="heldout_independent.toml", dest="name")
-    name = parser.parse_args().name
+    parser.add_argument(
+        "--mistakes",
+        action="store_true",
+        help="also list every missed or false credit (not for a blind set)",
+    )
+    parser.add_argument("--writer", help="only this writer's answers (a set with writers)")
+    args = parser.parse_args()
+    name, writer = args.name, args.writer
+    if args.mistakes:
+        print("\n".join(mistakes(name, writer)))
     start = time.perf_counter()
-    print(report(name))
-    answers = load(name)
+    print(report(name, writer))
+    answers = load(name, writer)
     c = counts(answers)["all"]
     seconds = time.perf_counter() - start
     print(f"({len(answers)} answers graded twice in {seconds:.1f} s)")

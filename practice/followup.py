@@ -31,20 +31,26 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   "/", ...) earn nothing.
 
 Phrasing syntax (lower case): words and symbols as typed; ``*`` ends a word with any ending
-(``rescal*``); ``..`` stands for up to four words (``divid* .. std``). Never evaluates
-anything, never raises on text; reads at most ``MAX_FOLLOWUP_CHARS`` characters.
+(``rescal*``); ``..`` stands for up to four words (``divid* .. std``); an article inside a
+phrasing is optional on either side; ``@name`` stands for every phrasing of a concept of
+``practice.followup_lexicon`` ("@amplify"); a leading ``!`` makes a phrasing stand whether
+denied or not ("!0/0": "eps, so no 0/0" still names the hazard eps prevents). An actor
+named in an aside right after a match binds it too ("the population std (numpy's default)").
+Never evaluates anything, never raises on text; reads at most ``MAX_FOLLOWUP_CHARS``
+characters.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from dataclasses import dataclass
 
 from practice.followup_items import NOUN_GLUE, list_items, relates
+from practice.followup_lexicon import expand
 from practice.followup_negation import denied, ellipsis_subject, negated
-from practice.followup_text import Token, american, normalise, tokens
+from practice.followup_phrase import find
+from practice.followup_text import normalise, tokens
 from practice.questions import KeyPoint
 
 __all__ = ["MAX_FOLLOWUP_CHARS", "WITHIN", "PointMatch", "is_list", "match_points", "normalise"]
@@ -59,11 +65,12 @@ PAIR_WORDS = 2
 """Two adjacent sentences are read as one only when each has at least this many words."""
 HEAD_WORDS = 3
 """A colon after at most this many words labels what follows ("std: whole batch")."""
+LONG_LIST, LONG_LIST_ITEM_WORDS = 6, 4
+"""In a list of this many items or more (a string of keywords), an item relates its words
+only with at least this many words ("broadcast to tokens" there is one more keyword)."""
 MAX_CHOICES = 64
 """How many choices of one phrasing per concept group are tried in one scope, at most (a
 long answer repeating its words cannot make the grader slow)."""
-GAP_WORDS = 4
-"""How many words ``..`` in a phrasing stands for, at most."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -77,12 +84,16 @@ _FORMULA_PARENS = re.compile(r"\([^()\s]*\)")
 """Parentheses around no space: part of a formula ("(r-mean_g)/std"), not an aside."""
 _FUNCTION_SHARE, _SHARE_WORDS = 0.15, 10
 """A sentence of at least 10 words, under 15 % of them function words, is a list."""
-_CONNECTIVES = frozenset("so but which because since then while whereas thus hence".split())  # noqa: SIM905
+_CONNECTIVES = frozenset(
+    "so but which because since then while whereas thus hence if otherwise when unless".split()  # noqa: SIM905
+)
 """Words that open a clause of its own after a comma."""
 _VERBS = frozenset(
     """get gets is are was were has have had does do did can will would should could may
     might must""".split()  # noqa: SIM905
 )
+RELATION_SIGNS = ("=", "->", "∝", "≈", "<", ">")
+"""Signs that relate the terms on their two sides: a sentence with one is no list."""
 """Function words that are verbs: an item they open does something."""
 _GLUE = frozenset(
     ", ; / & and or the a an plus also as well vs versus - · etc its their then".split()  # noqa: SIM905
@@ -95,7 +106,8 @@ _FUNCTION_WORDS = frozenset(
     how why where there here all any some most much many such same other own about between
     without within out up down off again once very too also i me my our your his her it's
     that's is isn't are aren't was were been being had did doesn't don't didn't should could
-    may might must shall""".split()  # noqa: SIM905
+    may might must shall remains remain stays stay becomes become keeps goes turns i'm you're
+    we're they're it's that's there's i'd you'd we'd i've you've""".split()  # noqa: SIM905
 )
 
 
@@ -108,61 +120,6 @@ class PointMatch:
     """The sentence(s) of the answer that earned it, as typed (cut to 300 characters)."""
     words: tuple[str, ...] = ()
     """The phrasing found for each concept group, in the answer's (normalised) words."""
-
-
-# --- phrasings as token patterns --------------------------------------------------------------
-
-
-_GAP, _STAR = "zzgap", "zzstar"
-
-
-@functools.lru_cache(maxsize=8192)
-def compile_phrase(phrase: str) -> tuple[tuple[str, str], ...]:
-    """A phrasing as items: ("key", stem), ("prefix", American-spelled prefix), ("gap", "")."""
-    marked = re.sub(r"(?<=\w)\*", _STAR, normalise(phrase).replace("..", f" {_GAP} "))
-    items: list[tuple[str, str]] = []
-    for token in tokens(marked):
-        if token.word == _GAP:
-            items.append(("gap", ""))
-        elif token.word.endswith(_STAR):
-            prefix = re.sub(r"(?<=\w{3})is$", "iz", american(token.word.removesuffix(_STAR)))
-            items.append(("prefix", re.sub(r"(?<=\w{2})our$", "or", prefix)))
-        else:
-            items.append(("key", token.key))
-    return tuple(items)
-
-
-def _ends(items, toks: tuple[Token, ...], at: int, i: int = 0):
-    """Every token index where ``items[i:]`` matched from token ``at`` ends."""
-    if i == len(items):
-        yield at
-        return
-    kind, value = items[i]
-    if kind == "gap":
-        for skip in range(GAP_WORDS + 1):
-            if at + skip > len(toks):
-                break
-            yield from _ends(items, toks, at + skip, i + 1)
-        return
-    if at < len(toks):
-        token = toks[at]
-        if (kind == "key" and token.key == value) or (
-            kind == "prefix" and token.word.startswith(value)
-        ):
-            yield from _ends(items, toks, at + 1, i + 1)
-
-
-def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:
-    """(start, end) in the normalised text of every match of ``phrase`` in ``toks``."""
-    items = compile_phrase(phrase)
-    if not items or items[0][0] == "gap":
-        return []
-    spans = set()
-    for at in range(len(toks)):
-        for end in _ends(items, toks, at):
-            if end > at:
-                spans.add((toks[at].start, toks[end - 1].end))
-    return sorted(spans)
 
 
 # --- sentences, clauses, lists, negation -------------------------------------------------------
@@ -205,12 +162,15 @@ def _clause_of(clauses: list[tuple[int, int]], at: int) -> tuple[int, int]:
 def _acts(item: list[str]) -> bool:
     """Whether a comma item does something ("reward them", "broadcast to tokens"): two or
     more words, the first not a function word (or a verb: "get the rewards"), another one a
-    function word; or three or
+    function word that does more than join a noun phrase ("Dr. GRPO and eps" does nothing);
+    a subject and its verb ("the long one is penalised"); or three or
     more opened by a connective ("so no reward signal") or by "and"/"or" and a word that
     is no noun phrase's ("and they waste compute", not "and the std versus the mean")."""
     words = [w.strip(".,;:()") for w in item]
     if len(words) >= 2 and words[0] in _VERBS:
         return True  # "get the rewards", "is the std": a verb, though a function word
+    if len(words) >= 3 and any(w in _VERBS for w in words[1:]):
+        return True  # "the long one is penalised less": a subject and its verb
     if len(words) >= 3 and words[0] in _CONNECTIVES:
         return True  # "so no reward signal": a clause of its own
     if len(words) >= 3 and words[0] in ("and", "or") and words[1] in _FUNCTION_WORDS - NOUN_GLUE:
@@ -218,16 +178,16 @@ def _acts(item: list[str]) -> bool:
     return (
         len(words) >= 2
         and words[0] not in _FUNCTION_WORDS
-        and any(w in _FUNCTION_WORDS for w in words[1:])
+        and any(w in _FUNCTION_WORDS - NOUN_GLUE for w in words[1:])
     )
 
 
 def is_list(sentence: str) -> bool:
     """A normalised sentence that lists terms instead of relating them.
 
-    Three or more comma/semicolon items averaging under 4.5 words, most of them not doing
-    anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more items, also
-    cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
+    Three or more comma/semicolon items averaging under 4.5 words, over two thirds of them not
+    doing anything (a noun phrase, not "reward them" or "broadcast to tokens"); five or more
+    items, also cut at "and"/"or", averaging under 4 ("the std and the group size and the eps");
     ten or more words, under 15 % of them function words ("the", "is", "by", ...); or three
     to nine words without one (not an equation: "A = (r - mean_g)/std_batch" relates its
     terms). Parenthesised asides are left out.
@@ -238,18 +198,29 @@ def is_list(sentence: str) -> bool:
     items = [i.split() for i in re.split(r"[,;]|\s/\s", bare) if i.strip()]
     words = bare.split()
     acting = sum(_acts(item) for item in items)
-    if len(items) >= 3 and len(words) / len(items) < 4.5 and 2 * acting < len(items):
+    if len(items) >= 3 and len(words) / len(items) < 4.5 and 3 * acting < len(items):
         return True
     chained = [i for i in re.split(r"[,;]|\s/\s|\b(?:and|or)\b", bare) if i.strip()]
     joins = len(re.findall(r"\b(?:and|or)\b", bare))
     if joins >= 2 and len(chained) >= 5 and len(words) / len(chained) < 4.0:
         return True
-    if "=" in bare or "->" in bare:
+    if any(sign in bare for sign in RELATION_SIGNS):
         return False  # an equation or an arrow relates its terms itself, function words or not
+    if len(items) == 1 and _aside_relates(sentence):
+        return False  # "token-level credit (A is constant over the response)": the aside says it
     function = sum(w.strip(".,;:") in _FUNCTION_WORDS for w in words)
     if len(words) >= _SHARE_WORDS:
         return function < _FUNCTION_SHARE * len(words)
     return len(words) >= 3 and not function
+
+
+def _aside_relates(sentence: str) -> bool:
+    """Whether a parenthesised aside of the sentence has a verb of its own ("(A is
+    constant over the response)")."""
+    return any(
+        any(w.strip(".,;:") in _VERBS for w in m.group(1).split()[1:])
+        for m in re.finditer(r"\(([^()]*)\)", sentence)
+    )
 
 
 def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
@@ -285,26 +256,44 @@ def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int
     return max(before)[1] if before else True
 
 
+_ASIDE = re.compile(
+    r"(?:\s+[\w'-]+){0,2}?\s*(?:\(|,\s*(?:which|that) (?:is|are|was) )([^()]{0,40})"
+)
+"""An aside right after a match, up to two words on: "(numpy's default", ", which is numpy's"."""
+
+
+def _named_after(actors, sentence: str, span: tuple[int, int]) -> bool:
+    """Whether an aside right after the match names an actor before any rival."""
+    m = _ASIDE.match(sentence, span[1])
+    if not m or not actors[0]:
+        return False
+    aside = tokens(m.group(1))
+    return _bound_right(actors, aside, len(m.group(1)) + 1) and any(
+        find(p, aside) for p in actors[0]
+    )
+
+
 def _actors(point: KeyPoint, needs) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(actor, rivals) of one of the point's needs (``or_actor`` for its or_needs)."""
     if needs is point.or_needs and point.or_actor:
         others = tuple(p for p in point.actor + point.rivals if p not in point.or_actor)
-        return point.or_actor, others
-    return point.actor, point.rivals
+        return expand(point.or_actor), expand(others)
+    return expand(point.actor), expand(point.rivals)
 
 
 def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | None:
     """The phrasing found for each concept group, together in one scope of the normalised
     ``sentence``, none negated (the last one negated, for a ``negated`` point), the first
     bound to the actor, not merely listed; None when there is no such set."""
-    found = [sorted({s for p in group for s in find(p, toks)}) for group in needs]
+    found = [sorted({s for p in expand(group) for s in find(p, toks)}) for group in needs]
     if not all(found):
         return None
+    free = {s for group in needs for p in expand(group) if p[0] == "!" for s in find(p, toks)}
     clauses = _clauses(sentence)
     consumed = [s for group in found for s in group]
     last, actors = len(found) - 1, _actors(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
-        where = (sentence, toks, clauses, scope, consumed)
+        where = (sentence, toks, clauses, scope, consumed, free)
         ok = [
             [s for s in group if _fits(point, g == last, actors, where, s)]
             for g, group in enumerate(found)
@@ -319,15 +308,18 @@ def _fits(point: KeyPoint, last: bool, actors, where, span) -> bool:
     """Whether the match at ``span`` may stand for its concept group: inside the scope, not
     denied (denied, for a denial's last group), bound to the actor; or, for a denial's last
     group, denied for the actor by the clause after it ("..., which RLOO never does").
-    ``where``: (sentence, its tokens, its clauses, the scope, the spans of every phrasing)."""
-    sentence, toks, clauses, scope, consumed = where
+    A match of a ``!`` phrasing stands whether denied or not ("eps: no 0/0", "so it's not
+    NaN"). An actor named in an aside right after the match binds it too ("the population
+    std, which is numpy's default").
+    ``where``: (sentence, its tokens, its clauses, the scope, the spans of every phrasing,
+    the spans of ``!`` phrasings)."""
+    sentence, toks, clauses, scope, consumed, free = where
     if not (scope[0] <= span[0] and span[1] <= scope[1]):
         return False
     denial = point.negated and last
     clause = _clause_of(clauses, span[0])
-    if denied(sentence, clause, span, consumed, denial) == denial and _bound_right(
-        actors, toks, span[1]
-    ):
+    said = span in free or denied(sentence, clause, span, consumed, denial) == denial
+    if said and (_bound_right(actors, toks, span[1]) or _named_after(actors, sentence, span)):
         return True
     who = ellipsis_subject(sentence, span) if denial and actors[0] else None
     return who is not None and any(find(p, tokens(who)) for p in actors[0])
@@ -348,7 +340,7 @@ def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):
 def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> bool:
     """Whether ``scope`` states the point's contrary (a phrasing of ``unless``, not negated)."""
     clauses = _clauses(sentence)
-    for phrase in point.unless:
+    for phrase in expand(point.unless):
         for span in find(phrase, toks):
             inside = scope[0] <= span[0] and span[1] <= scope[1]
             if inside and not negated(sentence, _clause_of(clauses, span[0]), span, [span]):
@@ -378,7 +370,10 @@ def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
     for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
         if is_list(sentence):
             parts = [sentence[a:b].strip() for a, b in list_items(sentence)]
-            parts = [p for p in parts if relates(p, _FUNCTION_WORDS, is_list)]
+            least = LONG_LIST_ITEM_WORDS if len(parts) >= LONG_LIST else 0
+            parts = [
+                p for p in parts if relates(p, _FUNCTION_WORDS, is_list) and len(p.split()) >= least
+            ]
         else:
             parts = [sentence]
         for part in parts:

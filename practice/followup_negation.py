@@ -6,7 +6,8 @@ does one at most ``AFTER_WORDS`` words after it in the same part of the clause (
 "unlike", ...) at most ``CONTRAST_WORDS`` words before it. A negator's reach stops at an "and"
 that opens a new subject ("X isn't part of it and the baseline doesn't ..."), at a label's
 colon ("Nothing useful: the advantages are 0"), at a relative pronoun after the match ("of
-normal size that mean nothing"), and "without" at a subject pronoun ("without it you'd divide
+normal size that mean nothing"), at an "or" just before it ("every time or never": another
+alternative), and "without" at a subject pronoun ("without it you'd divide
 by 0"). Negators inside a matched phrasing ("does not divide") belong to it. For a point that
 is a denial, a verb of leaving out ("skips", "drops") denies too, and so does a relative
 clause right after the match that denies it for someone ("..., which RLOO never does").
@@ -66,6 +67,8 @@ def negated(sentence: str, clause: tuple[int, int], span: tuple[int, int], consu
             in_scope = False  # "Nothing useful: the advantages are all 0": a label's negator
         if where[0] >= span[1] and _RELATIVE.search(sentence, span[1], where[0]):
             in_scope = False  # "advantages of normal size that mean nothing": another clause
+        if where[0] >= span[1] and sentence[span[1] : where[0]].split() == ["or"]:
+            in_scope = False  # "every time or never": the other alternative, not a denial
         if in_scope and not any(a <= where[0] and where[1] <= b for a, b in consumed):
             return True
     for m in _CONTRASTIVE.finditer(text):

@@ -11,8 +11,10 @@ Both sides go through the same steps, so a phrasing written once matches its var
 3. ``tokens``: words, numbers and symbols, each with its place in the normalised text; a
    word's ``key`` is its Snowball stem (``snowballstemmer``, the Sphinx project's) after
    British spellings are made American ("normalisation" and "normalizes" share "normal",
-   "biases" and "bias" share "bias"). A hyphen between two words is a space
-   ("low-spread" is "low spread"); between a letter and a digit it stays ("k-1").
+   "biases" and "bias" share "bias"), and an irregular verb's past is its present ("blew
+   up" is "blow up", "kept" is "keep": ``IRREGULAR``). A hyphen between two words is a
+   space ("low-spread" is "low spread"), after a prefix none ("up-weighted" is
+   "upweighted", "re-sample" is "resample"); between a letter and a digit it stays ("k-1").
 
 Every step keeps, for each character, where it came from, so a match is quoted in the
 answer's own (normalised) words. Nothing here raises on a string.
@@ -30,13 +32,58 @@ import snowballstemmer
 _OPERATORS = re.compile(r"\s*([=/()|+^\-])\s*")
 _STEMMER = snowballstemmer.stemmer("english")
 
+_NUMBER_WORDS = "two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
+"""Number words from 2 written as digits ("one" is also a pronoun: left alone)."""
+PREFIXES = ("up", "down", "over", "under", "re", "non", "pre", "sub", "un", "de", "co", "multi")
+"""Prefixes a hyphen joins to their word: "up-weighted" is "upweighted"."""
+IRREGULAR = {
+    **dict.fromkeys(("blew", "blown"), "blow"),
+    **dict.fromkeys(("drew", "drawn"), "draw"),
+    **dict.fromkeys(("took", "taken"), "take"),
+    **dict.fromkeys(("gave", "given"), "give"),
+    **dict.fromkeys(("threw", "thrown"), "throw"),
+    **dict.fromkeys(("fell", "fallen"), "fall"),
+    **dict.fromkeys(("grew", "grown"), "grow"),
+    **dict.fromkeys(("shrank", "shrunk", "shrunken"), "shrink"),
+    **dict.fromkeys(("chose", "chosen"), "choose"),
+    **dict.fromkeys(("got", "gotten"), "get"),
+    **dict.fromkeys(("broke", "broken"), "break"),
+    **dict.fromkeys(("began", "begun"), "begin"),
+    **dict.fromkeys(("rose", "risen"), "rise"),
+    **dict.fromkeys(("wrote", "written"), "write"),
+    **dict.fromkeys(("knew", "known"), "know"),
+    **dict.fromkeys(("saw", "seen"), "see"),
+    "lost": "lose",
+    "kept": "keep",
+    "spent": "spend",
+    "brought": "bring",
+    "paid": "pay",
+    "sent": "send",
+    "held": "hold",
+    "became": "become",
+    "stood": "stand",
+    "stuck": "stick",
+    "made": "make",
+    "left": "leave",
+    "ran": "run",
+    "went": "go",
+    "sank": "sink",
+    "sunk": "sink",
+}
+"""An irregular verb's past forms and their present ("meant" is left out: "mean" is the mean)."""
+
 EQUIVALENCES: tuple[tuple[str, str], ...] = (
     # symbols and their names
     (r"\bstandard[ -]deviations?\b|\bstd\.?[ -]?devs?\b|\bstdevs?\b|σ|\bsigmas?\b", "std"),
+    (r"\bclip(?:ping)?[ _-]?(?:ε|eps|epsilon)\b|(?:ε|\beps|\bepsilon)[ _-]?clip\b", "clip_range"),
     (r"\bepsilons?\b|ε|\beps\b", "eps"),
     (r"\bmu\b|μ", "mean"),
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
+    (r"\bavg\b", "average"),
+    (r"\badvs?\b", "advantage"),
+    (r"\bsd\b|\bstandard dev\b", "std"),
+    (r"\\bar\{\w+\}|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
     (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
     (r"\bfp ?64\b|\bfloat ?64\b|\bdouble[- ]precision\b|\bdoubles?\b", "float64"),
     (r"\bdr\.? ?grpo\b", "drgrpo"),
@@ -55,18 +102,28 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bsqrt\(\(([^()]+)\)\)", r"sqrt(\1)"),
     (r"\b(\w+)/\((\w+-1)\)", r"\1/(\2)"),
     (r"\b(\d+|[a-z](?:_\w+)?|std) over \(?(\d+|[a-z](?:_\w+|-1)?|std)\)?(?=[\s,.;)]|$)", r"\1/\2"),
+    (r"\b(\d+|[a-z](?:_\w+)?) over ?(\|\w+\|)", r"\1/\2"),
+    (r"\+1e-\d+\b", "+eps"),
     (r"\b(\w+)/(\w+-1)\b", r"\1/(\2)"),
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
-    (r"\b(?:one|1) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\b(?:one|1|a) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\bhundred\b", "100"),
+    (r"\bthousand\b", "1000"),
+    *((rf"\b{word}\b", str(n)) for n, word in enumerate(_NUMBER_WORDS, start=2)),
     (r"\bnon[- ]?zero\b", "nonzero"),
     (r"\bzero\b", "0"),
     # words
+    (rf"\b({'|'.join(PREFIXES)})-(?=[a-z])", r"\1"),
     (r"\bany more\b", "anymore"),
     (r"\bcan't\b", "cannot"),
     (r"\bwon't\b", "will not"),
     (r"\b(is|are|was|were|does|do|did|has|have|had|should|would|could)n't\b", r"\1 not"),
     (r"\b(mean|std)\((?:r|rewards?|r_\w+)\)", r"\1"),
+    (  # a tensor's statistic in code: "r.mean(dim=1)" (a library's call keeps its name and ddof)
+        r"\b(?:(?!numpy\.|torch\.)[a-z_]\w*\.)+(mean|std)\((?![^()]*(?:ddof|unbiased|correction))[^()]*\)",
+        r"\1",
+    ),
 )
 """(pattern, replacement) on normalised text, in order."""
 _COMPILED = tuple((re.compile(p), r) for p, r in EQUIVALENCES)
@@ -100,6 +157,8 @@ def normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower()
     for dash in "\u2212\u2011\u2010\u2013":
         text = text.replace(dash, "-")
+    for arrow in "\u2192\u27f6\u21d2":  # →, ⟶, ⇒
+        text = text.replace(arrow, "->")
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"\s+-{2,3}\s+", " \u2014 ", text)  # "a -- b" is a dash, not two minuses
     text = _OPERATORS.sub(r"\1", text)
@@ -160,6 +219,7 @@ def tokens(normalised: str) -> tuple[Token, ...]:
             touching = found[i - 1].end() == m.start() and m.end() == found[i + 1].start()
             if touching and left[-1].isalpha() and right[0].isalpha():
                 continue
+        word = IRREGULAR.get(word, word)
         spelled = american(word) if word[0].isalpha() else word
         key = stem(word) if word[0].isalpha() else word
         out.append(Token(key, spelled, starts[m.start()], ends[m.end() - 1]))

@@ -31,6 +31,8 @@ OVERLAPPING = {
     frozenset({"followup-dr-grpo", "followup-length"}),
     # why divide by the std, and why recipes stopped: the same trade-off from two sides
     frozenset({"followup-why-std", "followup-drop-std"}),
+    # the recipes that stopped dividing by the group std divide by the batch std instead
+    frozenset({"followup-batch-switch", "followup-drop-std"}),
 }
 
 
@@ -296,7 +298,9 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
         ("followup-batch-switch", 0, "Centring stays per group; the std covers the batch.", True),
         ("followup-batch-switch", 0, "It centres with the batch mean, per group std.", False),
         ("followup-walkthrough", 1, "Take the mean and std over the group, not the batch.", True),
-        ("followup-walkthrough", 1, "Divide by the group mean and subtract the group std.", False),
+        # the group's own statistics, swapped in the formula: point 3's contrary, not point 2's
+        ("followup-walkthrough", 1, "Divide by the group mean and subtract the group std.", True),
+        ("followup-walkthrough", 2, "Divide by the group mean and subtract the group std.", False),
         ("followup-float32", 3, "Cast the rewards to float64 before normalising.", True),
         ("followup-float32", 3, "Cast the rewards to bf16 before normalising.", False),
         ("followup-identical-rewards", 0, "Every advantage is 0, not NaN.", True),

@@ -77,3 +77,12 @@ def test_clauses_after_commas_and_arrows_are_not_lists(sentence, listed):
 
 def test_an_arrow_relates_a_point_made_in_notes():
     assert grade_followup("followup-identical-rewards", "Zero advantage -> no gradient.").hits[0]
+
+
+def test_a_noun_phrase_joined_by_and_does_nothing_and_a_third_acting_is_no_list():
+    assert is_list(
+        normalise("The key concepts are the std, the reward scale, the z-score, Dr. GRPO and eps.")
+    )
+    assert not is_list(
+        normalise("If it's wrong, negative, the long one is penalised less per token.")
+    )

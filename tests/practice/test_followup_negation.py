@@ -29,6 +29,9 @@ def is_negated(sentence: str, phrase: str) -> bool:
         # "without" reaches no further than a subject pronoun
         ("without it you'd divide by 0", "divide by 0", False),
         ("without the std division the scale leaks", "std", True),
+        # an "or" before the negator: another alternative, not a denial
+        ("the model solves it every time or never", "every time", False),
+        ("it is not solved every time", "every time", True),
     ],
 )
 def test_a_negators_reach(sentence, phrase, is_denied):

@@ -36,6 +36,16 @@ def keys(text: str) -> list[str]:
         (["isn't", "is not"], "is not"),
         (["can't", "cannot"], "cannot"),
         (["non-zero", "nonzero", "non zero"], "nonzero"),
+        (["avg", "average"], "average"),
+        (["SD", "std", "standard dev"], "std"),
+        (["r_bar", "r-bar", "x̄", "\\bar{r}", "mean"], "mean"),
+        (["seven", "7"], "7"),
+        (["a million", "one million", "1,000,000", "10^6"], "1e6"),
+        (["std + 1e-8", "std+eps", "std + ε"], "std+eps"),
+        (["1 over |o_i|", "1/|o_i|"], "1/|o_i|"),
+        (["σ→0", "std->0"], "std->0"),
+        (["r.mean(dim=1, keepdim=True)", "rewards.mean()", "mean"], "mean"),
+        (["np.std(r, ddof=1)"], "numpy.std(r, ddof=1)"),  # a library's call keeps its ddof
     ],
 )
 def test_forms_read_the_same(forms, one):
@@ -48,6 +58,19 @@ def test_inflections_and_british_spellings_share_a_stem():
     assert american("centred") == "centered" and american("favour") == "favor"
     assert keys("low-spread groups") == keys("low spread group")
     assert keys("K-1") == ["k", "-", "1"], "a hyphen before a digit stays"
+
+
+def test_an_irregular_past_is_its_verbs_present():
+    assert keys("it blew up") == keys("it blows up") == keys("it blown up")
+    assert keys("the rewards were kept") == keys("the rewards were keep")
+    assert keys("it meant nothing") != keys("it mean nothing"), "meant is no mean"
+
+
+def test_a_hyphen_joins_a_prefix_to_its_word():
+    assert keys("up-weighted") == keys("upweighted") == ["upweight"]
+    assert keys("re-sampling") == keys("resampling")
+    assert keys("over-samples") == keys("oversamples")
+    assert keys("low-spread") == ["low", "spread"], "not a prefix: two words"
 
 
 def test_every_token_points_back_into_the_normalised_text():

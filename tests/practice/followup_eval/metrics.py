@@ -35,9 +35,11 @@ MAX_CREDIT = 0.25
 """A swapped-relation or keyword-salad answer may earn at most this share of the points."""
 
 
-def load(name: str) -> list[dict]:
-    """The labelled answers of ``name`` (a .toml file beside this module)."""
-    return tomllib.loads((HERE / name).read_text(encoding="utf-8"))["answer"]
+def load(name: str, writer: str | None = None) -> list[dict]:
+    """The labelled answers of ``name`` (a .toml file beside this module); with ``writer``,
+    only that writer's (a set written by several, ``tuning_s8.toml``)."""
+    answers = tomllib.loads((HERE / name).read_text(encoding="utf-8"))["answer"]
+    return [a for a in answers if writer is None or a.get("writer") == writer]
 
 
 LABELLED_POINTS = {"followup-rloo-vs-grpo": 4}
@@ -151,12 +153,16 @@ BLIND = frozenset({"heldout_fresh.toml", "heldout_s5.toml", "heldout_s5_second.t
 per-question figures are reported (a set studied answer by answer can be tuned to)."""
 
 
-def report(name: str) -> str:
+def report(name: str, writer: str | None = None) -> str:
     """Overall, per category and per question, then the over-credited swapped or salad
-    answers; for a ``BLIND`` set only overall and per question, and the count."""
-    answers = load(name)
+    answers; for a ``BLIND`` set only overall and per question, and the count. With
+    ``writer``, only that writer's answers."""
+    answers = load(name, writer)
     blind = name in BLIND
-    lines = [f"== {name}: {len(answers)} answers" + (" (blind: aggregates only)" if blind else "")]
+    who = f" by writer {writer}" if writer else ""
+    lines = [
+        f"== {name}: {len(answers)} answers{who}" + (" (blind: aggregates only)" if blind else "")
+    ]
     by_category = counts(answers)
     lines += [line(k, c) for k, c in by_category.items() if not blind or k == "all"]
     lines += [line(k, c) for k, c in counts(answers, by="question").items() if k != "all"]
@@ -178,3 +184,25 @@ if __name__ == "__main__":
     import sys
 
     print(report(sys.argv[1] if len(sys.argv) > 1 else "tuning_independent.toml"))
+
+
+def mistakes(name: str, writer: str | None = None) -> list[str]:
+    """One line per point the grader gets wrong on the set ``name``: "missed" (labelled,
+    not credited) or "false" (credited, not labelled), with the question, the category, the
+    point's number, the quote that earned a false credit and the answer's text. Refused for
+    a ``BLIND`` set (ValueError): its answers are never shown."""
+    if name in BLIND:
+        raise ValueError(f"{name} is blind: only its aggregate figures are reported.")
+    out = []
+    for a, hits in graded(load(name, writer)):
+        result = grade_followup(a["question"], a["text"])
+        for i, hit in enumerate(hits):
+            if hit == (i + 1 in a["points"]):
+                continue
+            kind = "false" if hit else "missed"
+            quote = f" [{result.matches[i].quote[:160]}]" if hit else ""
+            out.append(
+                f"{kind:6s} {a['question']} ({a['category']}) point {i + 1}{quote}\n"
+                f"       {' '.join(a['text'].split())}"
+            )
+    return out
