@@ -1,5 +1,7 @@
 """Convention inference on logs generated with each convention, in float32 and float64."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -177,6 +179,14 @@ def test_float32_words_need_every_value_to_be_a_float32_number():
     assert float32_evidence(np.array([np.float32(0.1), np.float32(1 / 3)], dtype=np.float64))
     assert not float32_evidence(np.array([0.1, 1 / 3]))
     assert not float32_evidence(np.array([0.5, 1.0]))  # short decimals prove nothing
+
+
+def test_a_value_beyond_float32s_range_is_no_float32_evidence_and_no_warning():
+    from grpo_core.inference import float32_evidence
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # hypothesis found the overflow's RuntimeWarning
+        assert not float32_evidence(np.array([np.float32(0.1), 1e300]))
 
 
 def test_a_long_log_is_screened_on_its_first_steps_and_still_read_right():
