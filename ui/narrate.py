@@ -67,7 +67,7 @@ def listen(markdown: str) -> None:
     text = json.dumps(speakable(markdown)).replace("</", "<\\/")
     theme = "dark" if st.context.theme.type == "dark" else "light"
     edge = {"dark": "#56B4E9", "light": "#0072B2"}[theme]
-    colours = {"__INK__": TEXT[theme], "__EDGE__": edge, "__FOCUS__": edge}
+    colours = {"__INK__": TEXT[theme], "__EDGE__": edge}
     player = _PLAYER
     for placeholder, colour in colours.items():
         player = player.replace(placeholder, colour)

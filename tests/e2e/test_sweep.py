@@ -271,11 +271,22 @@ IS_DARK = """(dark) => {
 }"""
 
 
+PLAYERS_FOLLOW = """(dark) => [...document.querySelectorAll('iframe')].every((f) => {
+  const doc = f.contentDocument;
+  if (!doc || !doc.querySelector('#play')) return true;  // not a listen control
+  const ink = Math.max(...getComputedStyle(doc.body).color.match(/\\d+/g).slice(0, 3).map(Number));
+  return (ink > 150) === dark;
+})"""
+
+
 def to_theme(page, scheme: str) -> None:
     """Switch the system's colour scheme under the open page, as a reader's OS does at
-    dusk: Streamlit follows it live (the app reruns for st.context.theme)."""
+    dusk. Streamlit's own elements follow at once; the page does not rerun (st.context.theme
+    changes on its next run), so what the server drew for one theme must follow by itself:
+    the listen control's text takes the app's colour within a second."""
     page.emulate_media(color_scheme=scheme)
     page.wait_for_function(IS_DARK, arg=scheme == "dark")
+    page.wait_for_function(PLAYERS_FOLLOW, arg=scheme == "dark", timeout=5_000)
     settle(page)
 
 
