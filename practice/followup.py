@@ -92,9 +92,9 @@ _VERBS = frozenset(
     """get gets is are was were has have had does do did can will would should could may
     might must""".split()  # noqa: SIM905
 )
+"""Function words that are verbs: an item they open does something."""
 RELATION_SIGNS = ("=", "->", "∝", "≈", "<", ">")
 """Signs that relate the terms on their two sides: a sentence with one is no list."""
-"""Function words that are verbs: an item they open does something."""
 _GLUE = frozenset(
     ", ; / & and or the a an plus also as well vs versus - · etc its their then".split()  # noqa: SIM905
 ) | {""}
@@ -107,7 +107,7 @@ _FUNCTION_WORDS = frozenset(
     without within out up down off again once very too also i me my our your his her it's
     that's is isn't are aren't was were been being had did doesn't don't didn't should could
     may might must shall remains remain stays stay becomes become keeps goes turns i'm you're
-    we're they're it's that's there's i'd you'd we'd i've you've""".split()  # noqa: SIM905
+    we're they're there's i'd you'd we'd i've you've""".split()  # noqa: SIM905
 )
 
 

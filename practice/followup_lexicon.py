@@ -6,7 +6,7 @@ A key point's phrasing ``@name`` stands for every phrasing of the concept ``name
 that needs the concept, and a point's list cannot miss a synonym another point knows.
 Each concept is a statement about the domain's words, never about one answer.
 
-Phrasing syntax as in ``practice.followup``: ``*`` ends a word with any ending, ``..``
+Phrasing syntax as in ``practice.followup_phrase``: ``*`` ends a word with any ending, ``..``
 stands for up to four words. Inflections come from the stemmer and irregular verbs from
 ``practice.followup_text`` ("blew up" is "blow up"), so a concept lists a word once.
 """
