@@ -23,6 +23,9 @@ from grpo_core import _checks
 from grpo_core.conventions import get_convention
 from grpo_core.groups import MAX_ABS_REWARD
 
+_LARGEST = np.finfo(np.float64).max
+"""Where a leave-one-out ratio overflows it saturates, as in grpo_core.advantages."""
+
 
 def reference_advantages(
     rewards,
@@ -114,7 +117,9 @@ def _whitened(rewards: np.ndarray, group_ids: list, conv) -> np.ndarray:
 
 def _leave_one_out(r: np.ndarray, i: int, conv) -> float:
     """NeMo-RL: (R_i - mean of the others) / (std of the others + eps); undivided where that
-    std is 0 (the others all equal, or too few of them for ``ddof``); 0 for a lone answer."""
+    std is 0 (the others all equal, or too few of them for ``ddof``); 0 for a lone answer.
+    A ratio beyond float64 (others a subnormal hair apart, eps 0) saturates at float64's
+    largest number, as ``grpo_core.advantages`` does: finite rewards give finite advantages."""
     others = np.delete(r, i)
     if len(others) == 0 or np.all(r == r[0]):
         return 0.0  # a lone answer (NeMo-RL: baseline = its own reward) or a tie
@@ -124,7 +129,8 @@ def _leave_one_out(r: np.ndarray, i: int, conv) -> float:
     deviations = others - others.mean()
     largest = np.abs(deviations).max()  # scale first, so tiny spreads do not underflow
     std = largest * np.sqrt(np.sum((deviations / largest) ** 2) / (len(others) - conv.ddof))
-    return float(centred / (std + conv.eps))
+    with np.errstate(over="ignore"):
+        return float(np.clip(centred / (std + conv.eps), -_LARGEST, _LARGEST))
 
 
 def _checked(rewards, group_ids) -> tuple[np.ndarray, list]:
