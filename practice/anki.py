@@ -40,6 +40,7 @@ from practice.anki_revlog import write_history
 from practice.bank import load_bank
 from practice.drills import make_drill
 from practice.questions import TOPICS, Question
+from practice.review_fit import OwnParameters
 from practice.store.base import Attempt
 
 DECK_ID = 1_734_500_915_001
@@ -206,12 +207,14 @@ def build_deck(
     now: float | None = None,
     attempts: Sequence[Attempt] = (),
     cards: Mapping[str, Mapping] | None = None,
+    own: OwnParameters | None = None,
 ) -> bytes:
     """The .apkg file of the formula note and one note per bank question.
 
     ``now`` (Unix seconds, default the clock) stamps the notes, so a newer build wins.
     ``attempts`` (oldest first) and ``cards`` (question id -> FSRS state): a learner's
-    history, written as Anki's revlog with each card's schedule (``practice.anki_revlog``).
+    history, written as Anki's revlog with each card's schedule (``practice.anki_revlog``);
+    ``own``: the learner's kept FSRS fit, which scheduled their answers from its time on.
     """
     deck = genanki.Deck(DECK_ID, DECK_NAME)
     deck.add_note(formula_note())
@@ -223,7 +226,7 @@ def build_deck(
         db = sqlite3.connect(path)
         cursor = db.cursor()
         genanki.Package(deck).write_to_db(cursor, stamp, itertools.count(int(stamp * 1000)))
-        write_history(cursor, attempts, cards or {})
+        write_history(cursor, attempts, cards or {}, own)
         db.commit()
         db.close()
         buffer = io.BytesIO()

@@ -7,6 +7,11 @@ blank; each gets the question's history), and each reviewed card takes its FSRS 
 Anki keeps the learner's schedule, and Anki's own FSRS optimiser can fit the learner's
 parameters from the history ("Optimize" in the deck options).
 
+Each row's interval is the one the app gave at that answer: ``practice.review.record_attempt``
+schedules with the learner's kept fit (``OwnParameters``) from the moment it was fitted, and
+with FSRS's defaults before it, so the replay does the same. The store keeps only the latest
+fit: answers given under an earlier fit the learner replaced are replayed with the defaults.
+
 Anki's columns (its ``rslib`` storage): ``revlog.id`` is the review time in ms, ``ease``
 the button (1 Again .. 4 Easy, our ``Rating``), ``ivl``/``lastIvl`` an interval in days, or
 negative seconds while learning, ``type`` 0 learn, 1 review, 2 relearn, ``time`` the ms
@@ -21,7 +26,8 @@ from datetime import UTC, datetime
 
 from fsrs import Card, Rating, State
 
-from practice.review import card_from_state, card_id, review
+from practice.review import SCHEDULER, card_from_state, card_id, review, scheduler_for
+from practice.review_fit import OwnParameters
 from practice.store.base import Attempt
 
 MAX_ANSWER_MS = 60_000
@@ -39,14 +45,19 @@ def interval(card: Card, when: datetime) -> int:
     return max(1, round(seconds / 86_400)) if card.state == State.Review else -round(seconds)
 
 
-def revlog_rows(cid: int, question_id: str, attempts: Sequence[Attempt]) -> list[tuple]:
+def revlog_rows(
+    cid: int, question_id: str, attempts: Sequence[Attempt], own: OwnParameters | None = None
+) -> list[tuple]:
     """The revlog rows (id, cid, usn, ease, ivl, lastIvl, factor, time, type) of one
-    question's attempts (oldest first), replaying FSRS for each interval."""
+    question's attempts (oldest first), replaying FSRS for each interval: with the learner's
+    ``own`` parameters for an answer given after they were fitted, else the defaults."""
+    theirs = scheduler_for(own.parameters) if own is not None else SCHEDULER
     card, last, rows = Card(card_id=card_id(question_id)), 0, []
     for a in attempts:
         when = datetime.fromtimestamp(a.at, UTC)
         kind = _TYPE[card.state]
-        card = review(card, Rating(a.rating), when)
+        scheduler = theirs if own is not None and a.at >= own.fitted else SCHEDULER
+        card = review(card, Rating(a.rating), when, scheduler)
         ivl = interval(card, when)
         factor = SM2_FACTOR if card.state == State.Review else 0
         ms = min(MAX_ANSWER_MS, round(a.seconds * 1000))
@@ -76,9 +87,15 @@ def schedule(card: Card, reps: int, lapses: int, crt: int) -> dict[str, int]:
     }
 
 
-def write_history(cursor, attempts: Sequence[Attempt], cards: Mapping[str, Mapping]) -> int:
+def write_history(
+    cursor,
+    attempts: Sequence[Attempt],
+    cards: Mapping[str, Mapping],
+    own: OwnParameters | None = None,
+) -> int:
     """Add the learner's history and schedule to a genanki collection; the revlog rows
-    written. ``attempts``: oldest first; ``cards``: question id -> stored FSRS state."""
+    written. ``attempts``: oldest first; ``cards``: question id -> stored FSRS state;
+    ``own``: the learner's kept FSRS fit, if any (``revlog_rows``)."""
     crt = cursor.execute("SELECT crt FROM col").fetchone()[0]
     card_ids: dict[str, list[int]] = {}
     for cid, fields in cursor.execute(
@@ -92,7 +109,7 @@ def write_history(cursor, attempts: Sequence[Attempt], cards: Mapping[str, Mappi
     for qid, history in by_question.items():
         card = card_from_state(qid, cards.get(qid))
         for cid in card_ids.get(qid, []):
-            rows = revlog_rows(cid, qid, history)
+            rows = revlog_rows(cid, qid, history, own)
             lapses = sum(r[3] == Rating.Again and r[8] == _TYPE[State.Review] for r in rows)
             for row in rows:
                 rid = row[0]

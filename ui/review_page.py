@@ -433,7 +433,9 @@ def your_data(key: str) -> None:
     store = class_store()
     right.download_button(
         "Download the Anki deck (.apkg)",
-        lambda: build_deck(attempts=store.attempts(key), cards=store.cards(key)),
+        lambda: build_deck(
+            attempts=store.attempts(key), cards=store.cards(key), own=store.parameters(key)
+        ),
         file_name="grpo-advantage-lab.apkg",
         mime="application/octet-stream",
         key="review.anki",

@@ -8,11 +8,14 @@ import zipfile
 from datetime import UTC, datetime, timedelta
 
 from fsrs import Rating, State
+from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from practice.anki import build_deck
 from practice.anki_revlog import interval, revlog_rows, schedule
 from practice.bank import load_bank
-from practice.review import card_from_state, review
+from practice.review import card_from_state, record_attempt, review
+from practice.review_fit import OwnParameters
+from practice.store import open_store
 from practice.store.base import Attempt
 
 BANK = load_bank()
@@ -98,3 +101,44 @@ def test_intervals_are_days_in_review_and_minus_seconds_while_learning():
     card = review(card_from_state(CHOICE.id, None), Rating.Easy, T0)
     assert card.state == State.Review and interval(card, T0) >= 1
     assert schedule(card, 1, 0, int(T0.timestamp()))["due"] == (card.due.date() - T0.date()).days
+
+
+def test_a_fitted_learners_revlog_gives_the_intervals_their_answers_were_given(tmp_path):
+    """Through a real store: two answers under FSRS's defaults, then the learner keeps a
+    fit, then three more (one on a card first seen after the fit). Every revlog interval is
+    the one ``record_attempt`` gave at that answer; a replay with the defaults alone differs."""
+    store = open_store(f"sqlite:{tmp_path / 'store.db'}")
+    key = store.create_learner()
+    fit_at = T0 + timedelta(days=1)
+    own = OwnParameters(
+        tuple(p * 1.5 if i < 4 else p for i, p in enumerate(DEFAULT_PARAMETERS)), 600,
+        fit_at.timestamp(),
+    )  # fmt: skip
+    other = next(q.id for q in BANK if q.kind == "choice" and q.id != CHOICE.id)
+    given: dict[str, list[int]] = {CHOICE.id: [], other: []}
+    answers = [
+        (CHOICE.id, Rating.Good, T0),
+        (CHOICE.id, Rating.Easy, T0 + timedelta(minutes=12)),
+        (CHOICE.id, Rating.Good, T0 + timedelta(days=30)),
+        (other, Rating.Easy, T0 + timedelta(days=30, minutes=1)),
+        (other, Rating.Hard, T0 + timedelta(days=60)),
+    ]
+    for qid, rating, when in answers:
+        if when > fit_at and store.parameters(key) is None:
+            store.set_parameters(key, own)
+        record_attempt(store, key, qid, correct=True, seconds=9, kind="choice", when=when,
+                       rating=rating)  # fmt: skip
+        given[qid].append(interval(card_from_state(qid, store.card(key, qid)), when))
+    deck = build_deck(attempts=store.attempts(key), cards=store.cards(key), own=own)
+    db = collection(deck, tmp_path)
+    for qid, intervals in given.items():
+        ((cid, *_),) = card_rows(db, qid)
+        rows = db.execute("SELECT ivl FROM revlog WHERE cid = ? ORDER BY id", (cid,))
+        assert [r[0] for r in rows] == intervals, qid
+    attempts = store.attempts(key)
+    defaults_only = {
+        qid: [r[4] for r in revlog_rows(1, qid, [a for a in attempts if a.question_id == qid])]
+        for qid in given
+    }
+    assert defaults_only[CHOICE.id][:2] == given[CHOICE.id][:2], "before the fit: the defaults"
+    assert defaults_only != given, "the fit changed the intervals after it"
