@@ -27,6 +27,12 @@ _CSS = f"""
     min-height: 3rem; font-size: 1.1rem;
   }}
   [data-testid="stCaptionContainer"] {{ font-size: 1rem; }}  /* the key numbers of a chart */
+  /* Chart text in the app's text colour as the theme changes: the server coloured it for the
+     theme of its last run, and a switch of the system's scheme brings no run. */
+  [data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle, .gtitle,
+    .legendtext, .annotation-text, .bartext-outside, .cbaxis text, .cbtitle text) {{
+    fill: currentColor !important;
+  }}
   .katex {{ font-size: 1.35em; }}
   .katex-display {{ margin: 0.4em 0; }}
   /* The exit button sits in the top bar, right, instead of taking a row of every slide. */

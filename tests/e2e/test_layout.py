@@ -1,6 +1,7 @@
 """Layout in a real browser: the walkthrough as slides on a 1280×720 projector, and chart text
-at body size when presenting. Every page on a 390 px phone is part of the one-load page sweep
-(tests/e2e/test_sweep.py). Screenshots go to artifacts/screenshots/ (layout_*): look at them."""
+at body size when presenting, in the theme's text colour also after the system turns dark.
+Every page on a 390 px phone is part of the one-load page sweep (tests/e2e/test_sweep.py).
+Screenshots go to artifacts/screenshots/ (layout_*): look at them."""
 
 import pytest
 
@@ -36,9 +37,16 @@ def chart_text(page) -> list:
           .map((t) => [
             t.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(t).fontSize),
             t.closest('.annotation, .xtick, .ytick, .g-xtitle, .g-ytitle, .legend, .gtitle')
+              || t.matches('.bartext-outside')
               ? getComputedStyle(t).fill : null,
           ])"""
     )
+
+
+TEXT_IS_LIGHT = """() => {
+  const ink = getComputedStyle(document.querySelector('h1')).color;
+  return Math.min(...ink.match(/\\d+/g).slice(0, 3).map(Number)) > 200;
+}"""
 
 
 def assert_room_reads_the_charts(page, where: str) -> None:
@@ -78,3 +86,7 @@ def test_chart_text_is_body_size_when_presenting(clean_page, app_url, url):
     settle(page)
     assert_room_reads_the_charts(page, url)
     whole_page_shot(page, f"layout_present_{url}")
+    page.emulate_media(color_scheme="dark")  # the system turns dark at dusk: Streamlit does not
+    page.wait_for_function(TEXT_IS_LIGHT)  # rerun, so what the server coloured must follow
+    assert_room_reads_the_charts(page, f"{url} (dark)")
+    whole_page_shot(page, f"layout_present_dark_{url}")
