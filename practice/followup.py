@@ -42,13 +42,17 @@ characters.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
 
+from practice.followup_actors import actors_of, bound_right, named_after
+from practice.followup_direction import misdirected
 from practice.followup_items import NOUN_GLUE, list_items, relates
 from practice.followup_lexicon import expand
 from practice.followup_negation import denied, ellipsis_subject, negated
+from practice.followup_numbers import misquantified, stated
 from practice.followup_phrase import find
 from practice.followup_text import normalise, tokens
 from practice.questions import KeyPoint
@@ -237,50 +241,6 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 # --- a point in a scope ----------------------------------------------------------------------
 
 
-def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int) -> bool:
-    """Whether the nearest actor or rival (``actors``: both, phrasings) named before a
-    phrasing's ``end``, so before it or in it (the phrasing names the actor itself: "the
-    std"), is an actor, or none is. A
-    rival named inside an actor's phrasing ("without the std" for centring alone) is none."""
-    actor, rivals = actors
-    if not actor:
-        return True
-    named = [(s, True) for p in actor for s in find(p, toks)]
-    named += [
-        (s, False)
-        for p in rivals
-        for s in find(p, toks)
-        if not any(a[0] <= s[0] and s[1] <= a[1] for a, _ in named)
-    ]
-    before = [(span[0], is_actor) for span, is_actor in named if span[0] < end]
-    return max(before)[1] if before else True
-
-
-_ASIDE = re.compile(
-    r"(?:\s+[\w'-]+){0,2}?\s*(?:\(|,\s*(?:which|that) (?:is|are|was) )([^()]{0,40})"
-)
-"""An aside right after a match, up to two words on: "(numpy's default", ", which is numpy's"."""
-
-
-def _named_after(actors, sentence: str, span: tuple[int, int]) -> bool:
-    """Whether an aside right after the match names an actor before any rival."""
-    m = _ASIDE.match(sentence, span[1])
-    if not m or not actors[0]:
-        return False
-    aside = tokens(m.group(1))
-    return _bound_right(actors, aside, len(m.group(1)) + 1) and any(
-        find(p, aside) for p in actors[0]
-    )
-
-
-def _actors(point: KeyPoint, needs) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(actor, rivals) of one of the point's needs (``or_actor`` for its or_needs)."""
-    if needs is point.or_needs and point.or_actor:
-        others = tuple(p for p in point.actor + point.rivals if p not in point.or_actor)
-        return expand(point.or_actor), expand(others)
-    return expand(point.actor), expand(point.rivals)
-
-
 def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | None:
     """The phrasing found for each concept group, together in one scope of the normalised
     ``sentence``, none negated (the last one negated, for a ``negated`` point), the first
@@ -291,7 +251,7 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     free = {s for group in needs for p in expand(group) if p[0] == "!" for s in find(p, toks)}
     clauses = _clauses(sentence)
     consumed = [s for group in found for s in group]
-    last, actors = len(found) - 1, _actors(point, needs)
+    last, actors = len(found) - 1, actors_of(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
         where = (sentence, toks, clauses, scope, consumed, free)
         ok = [
@@ -299,7 +259,17 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
             for g, group in enumerate(found)
         ]
         for chosen in itertools.islice(_apart(ok), MAX_CHOICES):
-            if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
+            if _glue_only(sentence, chosen) or _contrary(point, sentence, toks, scope):
+                continue
+            if _misvalued(point, toks, clauses, chosen, consumed):
+                continue
+            if not misdirected(
+                needs,
+                chosen,
+                toks,
+                lambda at: _clause_of(clauses, at),
+                lambda s: negated(sentence, _clause_of(clauses, s[0]), s, [s]),
+            ):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
 
@@ -319,10 +289,29 @@ def _fits(point: KeyPoint, last: bool, actors, where, span) -> bool:
     denial = point.negated and last
     clause = _clause_of(clauses, span[0])
     said = span in free or denied(sentence, clause, span, consumed, denial) == denial
-    if said and (_bound_right(actors, toks, span[1]) or _named_after(actors, sentence, span)):
+    if said and (bound_right(actors, toks, span[1]) or named_after(actors, sentence, span)):
         return True
     who = ellipsis_subject(sentence, span) if denial and actors[0] else None
     return who is not None and any(find(p, tokens(who)) for p in actors[0])
+
+
+def _misvalued(point: KeyPoint, toks, clauses, chosen, spans) -> bool:
+    """Whether a clause of the chosen matches gives one of the point's phrasings (any of
+    ``spans``) a value the point does not state ("float32 keeps about three significant
+    digits in the mantissa": the mantissa is the right word, three the wrong value)."""
+    values = _values(point)
+    where = {_clause_of(clauses, a) for a, _ in chosen}
+    return any(_clause_of(clauses, s[0]) in where and misquantified(toks, s, values) for s in spans)
+
+
+@functools.cache
+def _values(point: KeyPoint) -> frozenset[float]:
+    """The values a point states in its text (none: any number may stand by its words),
+    with those of its phrasings (``practice.followup_numbers``)."""
+    if not stated((point.text,)):
+        return frozenset()
+    phrasings = (p for g in point.needs + point.or_needs for p in expand(g))
+    return stated((point.text, *phrasings))
 
 
 def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):

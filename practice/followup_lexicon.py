@@ -38,7 +38,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "attenuate": _phrasings(
         """down-weight* | less weight | weigh* less | weighted less | smaller weight |
         lower weight | under-weight* | underweight* | de-emphasiz* | deemphasiz* |
-        matter less | contribut* less | suppress* | dampen* |
+        matter less | contribut* less | suppress* | dampen* | damp* |
         get* .. shrunk"""
     ),
     # a group whose rewards barely differ

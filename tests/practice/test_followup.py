@@ -472,3 +472,16 @@ def test_direction_negation_and_clauses(qid, point, answer, made):
 def test_a_swapped_relation_loses_the_point(qid, point, said, swapped):
     assert hits(qid, said)[point], said
     assert not hits(qid, swapped)[point], swapped
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("RLOO, unlike GRPO, compares each answer with the mean of the other K-1 rewards.", True),
+        ("GRPO, unlike RLOO, compares each answer with the mean of the other K-1 rewards.", False),
+        ("Compared to GRPO, RLOO averages the other K-1 rewards.", True),
+        ("GRPO, compared to RLOO, averages the other K-1 rewards.", False),
+    ],
+)
+def test_an_actor_set_aside_by_a_contrast_is_not_who_the_clause_is_about(answer, made):
+    assert hits(RLOO, answer)[0] is made
