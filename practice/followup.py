@@ -306,11 +306,14 @@ def _misvalued(point: KeyPoint, toks, clauses, chosen, spans) -> bool:
 
 @functools.cache
 def _values(point: KeyPoint) -> frozenset[float]:
-    """The values a point states in its text (none: any number may stand by its words),
-    with those of its phrasings (``practice.followup_numbers``)."""
-    if not stated((point.text,)):
+    """The values a point states (``practice.followup_numbers``), when it is about a value:
+    its text states one other than 0 and 1 ("exactly 0" is a relation, not a measurement)
+    that is also one of its phrasings ("~7 significant digits": "7"). Empty for any other
+    point: a number may stand by its words ("about 28 GB for a 7B critic")."""
+    phrasings = tuple(p for g in point.needs + point.or_needs for p in expand(g))
+    bare = stated(tuple(p for p in phrasings if re.fullmatch(r"\d+(?:\.\d+)?", p)))
+    if not (stated((point.text,)) - {0.0, 1.0}) & bare:
         return frozenset()
-    phrasings = (p for g in point.needs + point.or_needs for p in expand(g))
     return stated((point.text, *phrasings))
 
 
