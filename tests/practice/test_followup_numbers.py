@@ -56,3 +56,16 @@ def test_a_point_that_states_no_value_takes_any_number():
 )
 def test_a_wrong_value_next_to_the_right_concept_earns_no_numeric_point(answer, made):
     assert grade_followup(FLOAT32, answer).hits[0] is made
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer"),
+    [
+        # "eps damps spreads near zero" states 0, a relation: an eps of 1e-4 is no wrong value
+        ("followup-why-std", 3, "An eps of 1e-4 keeps the division finite when the std is 0."),
+        # "~112 GB at 7B" is one setting's figure: another memory figure still saves the critic
+        ("followup-no-critic", 2, "No critic saves memory: about 28 GB for a 7B value model."),
+    ],
+)
+def test_only_a_point_about_a_value_checks_the_numbers_beside_its_words(qid, point, answer):
+    assert grade_followup(qid, answer).hits[point]
