@@ -14,16 +14,20 @@ Works on tokens (``practice.followup_text.Token``); never raises on text.
 
 from __future__ import annotations
 
+import math
 import re
 
 from practice.followup_text import Token, normalise, tokens
 
-__all__ = ["BEFORE_WORDS", "TOLERANCE", "misquantified", "quantities", "stated"]
+__all__ = ["BEFORE_WORDS", "ORDER", "TOLERANCE", "misquantified", "quantities", "stated"]
 
 BEFORE_WORDS = 2
 """Content words that may stand between a number and the phrasing it quantifies."""
 TOLERANCE = 0.15
 """How far (relative) a value may be from a stated one and still be that value ("6-7 digits")."""
+
+ORDER = 3
+"""How many times off a stated power of ten a value may be and still be that order."""
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e-?\d+)?")
 _FORMULA = frozenset("^ / ( ) * + - = sqrt".split())  # noqa: SIM905
@@ -63,7 +67,13 @@ def stated(texts: tuple[str, ...]) -> frozenset[float]:
 
 
 def _agrees(value: float, values: frozenset[float]) -> bool:
-    return any(abs(value - v) <= TOLERANCE * abs(v) for v in values)
+    """Within ``TOLERANCE`` of a stated value; a stated power of ten is an order of
+    magnitude ("1e-7"), met by any value less than ``ORDER`` times off it ("1.19e-7")."""
+    return any(
+        abs(value - v) <= TOLERANCE * abs(v)
+        or (v > 0 and value > 0 and math.log10(v).is_integer() and 1 / ORDER < value / v < ORDER)
+        for v in values
+    )
 
 
 def misquantified(toks: tuple[Token, ...], span: tuple[int, int], values) -> bool:
