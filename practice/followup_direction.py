@@ -20,7 +20,12 @@ from practice.followup_phrase import find
 
 __all__ = ["OPPOSITES", "misdirected"]
 
-OPPOSITES = {"amplify": "attenuate", "attenuate": "amplify"}
+OPPOSITES = {
+    "amplify": "attenuate",
+    "attenuate": "amplify",
+    "lenient": "harsh",
+    "harsh": "lenient",
+}
 """A direction concept and its opposite."""
 
 
@@ -56,12 +61,10 @@ def misdirected(needs, chosen, toks, clause_of, negated) -> bool:
     the (start, end) clause of a character offset; ``negated(span)``: whether a match is
     denied where it stands (a denied direction binds nothing)."""
     for g, name in _directions(needs):
-        opposite = {
-            s
-            for p in CONCEPTS[OPPOSITES[name]]
-            for s in find(p, toks)
-            if not any(s[0] < c[1] and c[0] < s[1] for c in chosen) and not negated(s)
-        }
+        found = {s for p in CONCEPTS[OPPOSITES[name]] for s in find(p, toks) if not negated(s)}
+        if any(s[0] <= chosen[g][0] and chosen[g][1] <= s[1] for s in found):
+            return True  # the direction's words inside an opposite one: "reduces the weight"
+        opposite = {s for s in found if not any(s[0] < c[1] and c[0] < s[1] for c in chosen)}
         directions = sorted(opposite | {chosen[g]})
         for k, subject in enumerate(chosen):
             if k != g and _decides(subject, directions, clause_of) in opposite:

@@ -39,6 +39,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         """down-weight* | less weight | weigh* less | weighted less | smaller weight |
         lower weight | under-weight* | underweight* | de-emphasiz* | deemphasiz* |
         matter less | contribut* less | suppress* | dampen* | damp* |
+        reduc* the weight | reduc* .. weight | smaller advantage* | lower advantage* |
         get* .. shrunk"""
     ),
     # a group whose rewards barely differ
@@ -117,6 +118,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         not punished much | aren't penaliz* as much | not penaliz* as much |
         isn't penaliz* as much | not punished as much | hide | hides | escape* |
         get* away | off the hook | spread over more | spreads | thinner"""
+    ),
+    # hit harder (the opposite of lenient)
+    "harsh": _phrasings(
+        """stronger | harsher | heavier | harder | more heavily | over-penaliz* |
+        overpenaliz* | penaliz* more | punish* more | bigger penalty | larger penalty"""
     ),
     # a baseline without the scored answer's own reward
     "excludes_own": _phrasings(
