@@ -65,19 +65,30 @@ _ASIDE_WORDS = (
     ("lacking",),
     ("replacing",),
     ("replaces",),
+    ("trades",),
+    ("trading",),
+    ("swaps",),
+    ("swapping",),
 )
 """Words before a mention that set it aside as a contrast or an absence ("unlike GRPO",
-"compared to PPO", "without a critic"): not who the clause is about."""
+"compared to PPO", "without a critic", "trades the critic for sampling"): not who the clause
+is about."""
 
 
 def _set_aside(toks, at: int) -> bool:
-    """Whether the mention starting at character ``at`` follows one of ``_ASIDE_WORDS``
-    (an article or possessive between them allowed: "without the critic")."""
+    """Whether the mention starting at character ``at`` follows one of ``_ASIDE_WORDS``,
+    an article, a possessive or one more word between them allowed ("without the critic",
+    "no learned value function")."""
     i = next((k for k, t in enumerate(toks) if t.start >= at), len(toks))
-    words = [t.word for t in toks[max(0, i - 3) : i]]
+    words = [t.word for t in toks[max(0, i - 4) : i]]
     if words and words[-1] in ("the", "a", "an", "its", "their"):
         words = words[:-1]
-    return any(tuple(words[-len(w) :]) == w for w in _ASIDE_WORDS if len(words) >= len(w))
+    return any(
+        tuple(words[len(words) - len(w) - skip : len(words) - skip]) == w
+        for w in _ASIDE_WORDS
+        for skip in (0, 1)
+        if len(words) >= len(w) + skip and words[-1].isalpha()
+    )
 
 
 _ASIDE = re.compile(
