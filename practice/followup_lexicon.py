@@ -31,8 +31,20 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         more weight | weigh* more | weighted more | heavier weight | larger weight |
         bigger weight | stretch* | scale* up | rescal* up | enlarg* | over-represent* |
         overrepresent* | over-count* | overcount* | pump* up | puff* up |
+        become* large | become* larger | become* bigger | get* large | get* larger |
+        get* bigger | grow* large |
         favor* |
         scale* .. up"""
+    ),
+    # a group whose rewards differ widely (the opposite of low_spread)
+    "high_spread": _phrasings(
+        """larger spread* | wider spread* | bigger spread* | more spread | high spread |
+        large spread | big spread | wide spread | larger .. spread | bigger .. spread |
+        wider .. spread | large .. spread | big .. spread | high .. spread | high-spread |
+        high variance | high-variance | large variance | big variance | more variance |
+        larger variance | larger std | bigger std | large std | high std | wide range |
+        wide-range | larger range | bigger range | wider range | wide reward* | wider reward* |
+        diverse reward* | spread out | vary a lot | varies a lot | widely"""
     ),
     # made to weigh less than it did
     "attenuate": _phrasings(
@@ -59,13 +71,14 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         almost always correct | mostly correct | mostly wrong | almost all | nearly all |
         almost every | nearly every | all but one | all agree | mostly agree |
         close to 0 or 1 | near 0 or 1 | too easy | too hard | easy or hard | easy and hard |
-        little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous"""
+        little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous |
+        near-solved | near solved | near-impossible | near impossible"""
     ),
     # every answer of a group with the same outcome
     "all_same": _phrasings(
         """all pass | all fail | pass or all fail | all answers pass | all correct |
         all incorrect | all wrong | all right | all succeed | all 1 | all ones |
-        all 0 | all zeros | every answer | every sample | every completion |
+        all 0 | all zeros | all-1 | all-0 | every answer | every sample | every completion |
         every rollout | all answers | all samples | all completions | all rollouts |
         solves every | fails every | fail every | always solves | never solves |
         always solved | never solved | always right | always wrong | always correct |
@@ -78,7 +91,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         similar magnitude | same magnitude | same range | z-score | scale-free |
         scale-invariant | scale invariance | invariant to | insensitive to |
         regardless of | no matter | independent of the scale | around 1 | order 1 |
-        order of 1 | o(1) | equally | same weight | similar weight"""
+        order of 1 | o(1) | equally | same weight | similar weight | roughly the same |
+        approximately the same | more or less the same | around one | about one | order one |
+        std 1 | std of 1 | unit std | variance 1 | variance of 1 | equal vote | equal say |
+        equal weight | count* equally | equal footing"""
     ),
     # one prompt's updates outweigh the others'
     "dominate": _phrasings(

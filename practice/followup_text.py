@@ -81,6 +81,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
     (r"\bavg\b", "average"),
+    (r"÷", " divided by "),
     (r"\badvs?\b", "advantage"),
     (r"\bsd\b|\bstandard dev\b", "std"),
     (r"\\bar\{\w+\}|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
