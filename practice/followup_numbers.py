@@ -4,10 +4,11 @@ A key point that states a quantity ("float32 has ~7 significant digits; spacing 
 1e6") is not made by its words next to another number: "float32 keeps about 16 significant
 digits" names the right concept with a wrong value. A number *quantifies* a matched phrasing
 when it comes right before it, at most ``BEFORE_WORDS`` content words apart ("16 significant
-digits"), or right after it through linking words only ("spacing of about 0.1", "the ratio
-is 1.22"). Such a number must be within ``TOLERANCE`` of a number the point states (in its
-text or its phrasings); numbers inside a formula ("2^-23", "K/(K-1)", "1/eps") are terms,
-not values, and are never compared.
+digits"), or after it through one or more linking words ("spacing of about 0.1", "the ratio
+is 1.22"; in "can't resolve 0.001" the number is what is lost, not how much). Such a number
+must be within ``TOLERANCE`` of a number the point states (in its text or its phrasings), or
+of the same order as a stated power of ten; numbers inside a formula ("2^-23", "K/(K-1)",
+"1/eps") are terms, not values, and are never compared.
 
 Works on tokens (``practice.followup_text.Token``); never raises on text.
 """
@@ -98,7 +99,7 @@ def misquantified(toks: tuple[Token, ...], span: tuple[int, int], values) -> boo
         j -= 1
     j = last + 1
     while j < len(toks) and j - last <= 3:
-        if j in numbers:
+        if j in numbers and j > last + 1:
             attached.append(numbers[j])
             break
         if toks[j].word not in _LINKS:

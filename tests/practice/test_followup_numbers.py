@@ -34,10 +34,12 @@ def test_numbers_inside_a_formula_are_terms_not_values():
         ("the spacing near 1e6 is coarse", "spacing", False),  # 1e6 is a stated value
         ("differences of 0.001 cannot be resolved", "resolved", False),  # a verb between
         ("the float32 spacing is 0.0625", "spacing", False),
+        ("you cannot resolve 0.001 at 1e6", "resolve", False),  # what is lost, not how much
+        ("machine eps is 1.19e-7", "machine eps", False),  # the order of a stated 1e-7
     ],
 )
 def test_a_number_quantifies_the_words_next_to_it(sentence, phrase, wrong):
-    assert is_misquantified(sentence, phrase, {7, 0.0625, 1e6}) is wrong
+    assert is_misquantified(sentence, phrase, {7, 0.0625, 1e6, 1e-7}) is wrong
 
 
 def test_a_point_that_states_no_value_takes_any_number():
