@@ -52,6 +52,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         lower weight | under-weight* | underweight* | de-emphasiz* | deemphasiz* |
         matter less | contribut* less | suppress* | dampen* | damp* |
         reduc* the weight | reduc* .. weight | smaller advantage* | lower advantage* |
+        shrink* the |
         get* .. shrunk"""
     ),
     # a group whose rewards barely differ

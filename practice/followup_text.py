@@ -82,6 +82,12 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bpytorch\b", "torch"),
     (r"\bavg\b", "average"),
     (r"÷", " divided by "),
+    # common misspellings of the domain's words
+    (r"\bsubstract", "subtract"),
+    (r"\bdivison", "division"),
+    (r"\bpenality", "penalty"),
+    (r"\bavarage", "average"),
+    (r"\bvarience", "variance"),
     (r"\badvs?\b", "advantage"),
     (r"\bsd\b|\bstandard dev\b", "std"),
     (r"\\bar\{\w+\}|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
