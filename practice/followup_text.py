@@ -81,7 +81,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
     (r"\bavg\b", "average"),
-    (r"÷", " divided by "),
+    (r"\s*÷\s*", " divided by "),
     # common misspellings of the domain's words
     (r"\bsubstract", "subtract"),
     (r"\bdivison", "division"),

@@ -307,6 +307,17 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
         ("followup-identical-rewards", 0, "Every advantage is 0 or NaN.", False),
         ("followup-dr-grpo", 0, "The std division up-weights easy and hard prompts.", True),
         ("followup-dr-grpo", 0, "The std division down-weights easy and hard prompts.", False),
+        (
+            "followup-walkthrough",
+            1,
+            "Normalise with a softmax over the group's mean and std.",
+            False,
+        ),
+        ("followup-walkthrough", 2, "A_i = (mu - r_i)/sigma for each answer.", False),
+        ("followup-identical-rewards", 1, "eps makes it 0/eps, a very big number.", False),
+        ("followup-identical-rewards", 3, "DAPO's dynamic sampling leaves them in.", False),
+        ("followup-factor", 0, "A constant factor from an eps difference in the std.", False),
+        ("followup-float32", 0, "float32 has a fixed absolute precision, about 1e-7.", False),
     ],
 )
 def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answer, made):
@@ -485,3 +496,17 @@ def test_a_swapped_relation_loses_the_point(qid, point, said, swapped):
 )
 def test_an_actor_set_aside_by_a_contrast_is_not_who_the_clause_is_about(answer, made):
     assert hits(RLOO, answer)[0] is made
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("GRPO needs K samples per prompt to estimate its baseline.", True),
+        ("With a critic you need many samples per prompt; GRPO needs one.", False),
+        # traded away or absent: the critic is not who needs the samples
+        ("GRPO trades the critic for sampling: it needs K answers per prompt.", True),
+        ("No learned value function, so you pay for it with K samples per prompt.", True),
+    ],
+)
+def test_the_critic_is_a_rival_unless_set_aside(answer, made):
+    assert hits("followup-no-critic", answer)[1] is made

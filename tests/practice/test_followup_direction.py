@@ -34,3 +34,48 @@ WHY_STD = "followup-why-std"
 )
 def test_the_direction_nearest_the_subject_decides(answer, made):
     assert grade_followup(WHY_STD, answer).hits[2] is made
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer", "made"),
+    [
+        # the direction's own word inside an opposite phrase: "reduces the weight"
+        (
+            "followup-dr-grpo",
+            0,
+            "The std division reduces the weight of questions with low variance, so easy and "
+            "hard questions get smaller advantages.",
+            False,
+        ),
+        (
+            "followup-dr-grpo",
+            0,
+            "The std division increases the weight of easy and hard questions.",
+            True,
+        ),
+        # lenient against harsh
+        (
+            "followup-length",
+            1,
+            "Long wrong answers get a stronger penalty per token, short ones a weaker one.",
+            False,
+        ),
+        ("followup-length", 1, "Long wrong answers get a weaker penalty per token.", True),
+        # the wide-spread groups shrunk, the low-variance ones weighted more
+        (
+            "followup-batch-switch",
+            3,
+            "Low-variance prompts get more weight, because the batch std shrinks the "
+            "high-variance groups.",
+            False,
+        ),
+        (
+            "followup-batch-switch",
+            3,
+            "Groups with a bigger reward spread get bigger advantages.",
+            True,
+        ),
+    ],
+)
+def test_a_direction_bound_to_another_subject_earns_nothing(qid, point, answer, made):
+    assert grade_followup(qid, answer).hits[point] is made

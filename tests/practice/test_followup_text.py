@@ -46,6 +46,10 @@ def keys(text: str) -> list[str]:
         (["σ→0", "std->0"], "std->0"),
         (["r.mean(dim=1, keepdim=True)", "rewards.mean()", "mean"], "mean"),
         (["np.std(r, ddof=1)"], "numpy.std(r, ddof=1)"),  # a library's call keeps its ddof
+        (["a ÷ std", "a÷std", "a divided by std"], "a divided by std"),
+        (["substract", "subtract"], "subtract"),  # common misspellings
+        (["divison", "division"], "division"),
+        (["penality", "penalty"], "penalty"),
     ],
 )
 def test_forms_read_the_same(forms, one):
