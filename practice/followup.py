@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from practice.followup_actors import actors_of, bound_right, named_after
 from practice.followup_direction import misdirected
-from practice.followup_items import NOUN_GLUE, list_items, relates
+from practice.followup_items import NOUN_GLUE, labelled_items, list_items, relates
 from practice.followup_lexicon import expand
 from practice.followup_negation import denied, ellipsis_subject, negated
 from practice.followup_numbers import misquantified, stated
@@ -365,7 +365,7 @@ def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
             least = LONG_LIST_ITEM_WORDS if len(parts) >= LONG_LIST else 0
             parts = [
                 p for p in parts if relates(p, _FUNCTION_WORDS, is_list) and len(p.split()) >= least
-            ]
+            ] + labelled_items(sentence, HEAD_WORDS)
         else:
             parts = [sentence]
         for part in parts:

@@ -4,7 +4,7 @@ item that relates its words, never across items, and a keyword list still earns 
 import pytest
 
 from practice.followup import _FUNCTION_WORDS, is_list, normalise
-from practice.followup_items import list_items, relates
+from practice.followup_items import labelled_items, list_items, relates
 from practice.grading import grade_followup
 
 
@@ -86,3 +86,20 @@ def test_a_noun_phrase_joined_by_and_does_nothing_and_a_third_acting_is_no_list(
     assert not is_list(
         normalise("If it's wrong, negative, the long one is penalised less per token.")
     )
+
+
+def test_a_short_labelled_list_is_read_item_by_item_with_its_label():
+    notes = normalise("Lost: per-token credit, bootstrapping, a learned baseline.")
+    assert labelled_items(notes, 3) == [
+        "lost: per-token credit",
+        "lost: bootstrapping",
+        "lost: a learned baseline.",
+    ]
+    heading = normalise("Group vs batch: std, variance, robust, bias, eps, advantages, global.")
+    assert labelled_items(heading, 3) == [], "a heading over a string of keywords labels nothing"
+    assert labelled_items(normalise("the std, the mean, the eps"), 3) == [], "no label"
+
+
+def test_a_labelled_lists_items_earn_their_points():
+    answer = "Lost: per-token credit, bootstrapping, cross-prompt generalisation of V."
+    assert grade_followup("followup-no-critic", answer).hits[0]
