@@ -111,7 +111,8 @@ _FUNCTION_WORDS = frozenset(
     without within out up down off again once very too also i me my our your his her it's
     that's is isn't are aren't was were been being had did doesn't don't didn't should could
     may might must shall remains remain stays stay becomes become keeps goes turns i'm you're
-    we're they're there's i'd you'd we'd i've you've""".split()  # noqa: SIM905
+    we're they're there's i'd you'd we'd i've you've nothing everything something
+    anything""".split()  # noqa: SIM905
 )
 
 
