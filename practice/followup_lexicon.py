@@ -73,7 +73,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         almost every | nearly every | all but one | all agree | mostly agree |
         close to 0 or 1 | near 0 or 1 | too easy | too hard | easy or hard | easy and hard |
         little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous |
-        near-solved | near solved | near-impossible | near impossible"""
+        near-solved | near solved | near-impossible | near impossible | 1 out of |
+        one out of | 1-out-of | 7 out of 8 | 15 out of 16"""
     ),
     # every answer of a group with the same outcome
     "all_same": _phrasings(
@@ -121,7 +122,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         single scalar | single value | same a_i | gets a_i | uses a_i | shares | share* one |
         share* the same | inherit* | broadcast* | copied | constant over | constant across |
         sequence-level | per-sequence | the answer's advantage | the response's advantage |
-        the completion's advantage | the sequence's advantage | becomes the advantage"""
+        the completion's advantage | the sequence's advantage | becomes the advantage |
+        one per completion | one per answer | one per response | one per sequence |
+        one per sample | one advantage per"""
     ),
     # a wrong answer
     "wrong": _phrasings(
