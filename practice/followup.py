@@ -71,7 +71,8 @@ HEAD_WORDS = 3
 """A colon after at most this many words labels what follows ("std: whole batch")."""
 LONG_LIST, LONG_LIST_ITEM_WORDS = 6, 4
 """In a list of this many items or more (a string of keywords), an item relates its words
-only with at least this many words ("broadcast to tokens" there is one more keyword)."""
+only with at least this many words and a verb, or as an equation ("broadcast to tokens" or
+"resampling of the zero advantage groups for the batch" there is one more keyword)."""
 MAX_CHOICES = 64
 """How many choices of one phrasing per concept group are tried in one scope, at most (a
 long answer repeating its words cannot make the grader slow)."""
@@ -341,6 +342,14 @@ def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> b
     return False
 
 
+def _states(item: str) -> bool:
+    """Whether an item of a string of keywords states something: at least
+    ``LONG_LIST_ITEM_WORDS`` words with a verb among them ("the mean is per group") or an
+    equation, not a longer keyword ("resampling of the zero advantage groups for the batch")."""
+    words = [w.strip(".,;:()") for w in item.split()]
+    return "=" in item or (len(words) >= LONG_LIST_ITEM_WORDS and any(w in _VERBS for w in words))
+
+
 def _scopes(answer_sentences: list[str], pairs: bool):
     """(quote, normalised text) of each sentence, then (with ``pairs``) of each two
     adjacent sentences read as one."""
@@ -363,9 +372,11 @@ def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
     for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
         if is_list(sentence):
             parts = [sentence[a:b].strip() for a, b in list_items(sentence)]
-            least = LONG_LIST_ITEM_WORDS if len(parts) >= LONG_LIST else 0
+            long = len(parts) >= LONG_LIST
             parts = [
-                p for p in parts if relates(p, _FUNCTION_WORDS, is_list) and len(p.split()) >= least
+                p
+                for p in parts
+                if relates(p, _FUNCTION_WORDS, is_list) and (not long or _states(p))
             ] + labelled_items(sentence, HEAD_WORDS)
         else:
             parts = [sentence]

@@ -103,3 +103,30 @@ def test_a_short_labelled_list_is_read_item_by_item_with_its_label():
 def test_a_labelled_lists_items_earn_their_points():
     answer = "Lost: per-token credit, bootstrapping, cross-prompt generalisation of V."
     assert grade_followup("followup-no-critic", answer).hits[0]
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer"),
+    [
+        (
+            "followup-dapo-resample",
+            0,
+            "Dynamic sampling, zero spread, over-sample, filter, accuracy zero or one, effective "
+            "batch, gradient variance, token-level, DAPO resampling of the zero advantage groups "
+            "for the batch of prompts with the std.",
+        ),
+        (
+            "followup-identical-rewards",
+            0,
+            "It involves zero advantages, eps, 0/0, all-pass groups, accuracy, and DAPO's dynamic "
+            "sampling.",
+        ),
+    ],
+)
+def test_in_a_string_of_keywords_only_an_item_with_a_verb_states_anything(qid, point, answer):
+    assert not grade_followup(qid, answer).hits[point]
+
+
+def test_an_item_with_a_verb_in_a_string_of_keywords_still_states_its_point():
+    answer = "eps, 0/0, all-pass groups, accuracy, KL, the advantages are all zero, DAPO."
+    assert grade_followup("followup-identical-rewards", answer).hits[0]
