@@ -79,6 +79,7 @@ long answer repeating its words cannot make the grader slow)."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_STEP_NUMBER = re.compile(r"\(?\d+[.)]")
 _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORECASE)
 _CLAUSE_SPLIT = re.compile(
     r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
@@ -132,13 +133,14 @@ class PointMatch:
 
 
 def sentences(answer: str) -> list[str]:
-    """The answer cut into sentences, as typed ("Dr." and "e.g." do not end one)."""
+    """The answer cut into sentences, as typed ("Dr." and "e.g." do not end one; a step's
+    number, "1." or "2)", is none: the steps around it stay adjacent)."""
     if not isinstance(answer, str):
         raise ValueError(f"expected text, got {type(answer).__name__}.")
     protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", answer)
     parts = _SENTENCE_END.split(protected)
     cut = (_BULLET.sub("", p.replace("\x00", ".")).strip() for p in parts if p)
-    return [p for p in cut if p]
+    return [p for p in cut if p and not _STEP_NUMBER.fullmatch(p)]
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:

@@ -510,3 +510,13 @@ def test_an_actor_set_aside_by_a_contrast_is_not_who_the_clause_is_about(answer,
 )
 def test_the_critic_is_a_rival_unless_set_aside(answer, made):
     assert hits("followup-no-critic", answer)[1] is made
+
+
+def test_a_steps_number_is_no_sentence_and_the_steps_around_it_stay_adjacent():
+    steps = "1. sample G outputs for the prompt\n2. reward each one\n3. mean & std over those G"
+    assert sentences(steps) == [
+        "sample G outputs for the prompt",
+        "reward each one",
+        "mean & std over those G",
+    ]
+    assert hits("followup-walkthrough", steps)[0], "K samples, a reward each: two adjacent steps"
