@@ -318,6 +318,24 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
         ("followup-identical-rewards", 3, "DAPO's dynamic sampling leaves them in.", False),
         ("followup-factor", 0, "A constant factor from an eps difference in the std.", False),
         ("followup-float32", 0, "float32 has a fixed absolute precision, about 1e-7.", False),
+        ("followup-why-std", 1, "Dividing by the std puts every prompt on the same scale.", True),
+        (
+            "followup-why-std",
+            1,
+            "The std division makes the estimator unbiased: unit variance.",
+            False,
+        ),
+        ("followup-no-critic", 0, "Every token of an answer shares one advantage.", True),
+        (
+            "followup-no-critic",
+            0,
+            "PPO's critic only gives one value per answer, GRPO gets per-token advantages.",
+            False,
+        ),
+        # a point's weak words alone: restating the factor, differences lost without the mean
+        ("followup-factor", 0, "It's a constant, so it only changes the scale.", False),
+        ("followup-float32", 1, "Differences of 1e-3 on top of 1e6 are lost.", False),
+        ("followup-float32", 1, "Subtracting the mean leaves only rounding noise.", True),
     ],
 )
 def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answer, made):
