@@ -90,7 +90,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bvarience", "variance"),
     (r"\badvs?\b", "advantage"),
     (r"\bsd\b|\bstandard dev\b", "std"),
-    (r"\\bar\{\w+\}|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
+    (r"\\bar\{\w+\}|\\bar ?[rx]\b|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
     (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
     (r"\bfp ?64\b|\bfloat ?64\b|\bdouble[- ]precision\b|\bdoubles?\b", "float64"),
     (r"\bdr\.? ?grpo\b", "drgrpo"),
@@ -161,7 +161,9 @@ def normalise(text: str) -> str:
     """Lower case, NFKC, one kind of dash and apostrophe, no spaces around operators."""
     if not isinstance(text, str):
         raise ValueError(f"expected text, got {type(text).__name__}.")
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"\s*[\u03a3\u2211](?=[_^{])", " sum", text)  # capital sigma is a sum, not σ
+    text = re.sub(r"\s*[\u03a3\u2211]\s*", " sum ", text).lower()
     for dash in "\u2212\u2011\u2010\u2013":
         text = text.replace(dash, "-")
     for arrow in "\u2192\u27f6\u21d2":  # →, ⟶, ⇒

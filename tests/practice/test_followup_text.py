@@ -47,6 +47,8 @@ def keys(text: str) -> list[str]:
         (["r.mean(dim=1, keepdim=True)", "rewards.mean()", "mean"], "mean"),
         (["np.std(r, ddof=1)"], "numpy.std(r, ddof=1)"),  # a library's call keeps its ddof
         (["a ÷ std", "a÷std", "a divided by std"], "a divided by std"),
+        (["Σ_j r_j", "∑_j r_j", "sum_j r_j"], "sum_j r_j"),  # a capital sigma is a sum, not σ
+        (["\\bar r", "\\bar{r}", "r_bar"], "mean"),
         (["substract", "subtract"], "subtract"),  # common misspellings
         (["divison", "division"], "division"),
         (["penality", "penalty"], "penalty"),
