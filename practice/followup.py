@@ -14,7 +14,8 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   negator is part of a matched phrasing, "does not divide"). With ``negated = true`` the
   last group must be denied instead (or follow a verb of leaving out, "skips", or be
   denied for the actor by the clause after it, "..., which RLOO never does"): the point is
-  a denial ("RLOO does *not* divide by the std");
+  a denial ("RLOO does *not* divide by the std"); its ``or_needs`` says it positively of
+  its ``or_actor``, the rival that does it ("GRPO then divides by the std");
 - the direction holds: with ``actor``, the nearest actor or rival named before (or in)
   each group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
@@ -255,7 +256,9 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     free = {s for group in needs for p in expand(group) if p[0] == "!" for s in find(p, toks)}
     clauses = _clauses(sentence)
     consumed = [s for group in found for s in group]
-    last, actors = len(found) - 1, actors_of(point, needs)
+    # a denial's or_needs says it positively, of its or_actor ("GRPO then divides by the std")
+    denies = point.negated and needs is point.needs
+    last, actors = (len(found) - 1 if denies else -1), actors_of(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
         where = (sentence, toks, clauses, scope, consumed, free)
         ok = [

@@ -538,3 +538,17 @@ def test_a_steps_number_is_no_sentence_and_the_steps_around_it_stay_adjacent():
         "mean & std over those G",
     ]
     assert hits("followup-walkthrough", steps)[0], "K samples, a reward each: two adjacent steps"
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("RLOO does not divide by the std.", True),
+        # a denial's or_needs says it positively of the rival that does it
+        ("RLOO averages the other K-1. GRPO averages all K, then divides by the std.", True),
+        ("GRPO averages all K and RLOO the other K-1, then RLOO divides by the std.", False),
+        ("RLOO divides by the std.", False),
+    ],
+)
+def test_a_denial_is_also_made_by_the_rival_doing_it(answer, made):
+    assert hits(RLOO, answer)[3] is made
