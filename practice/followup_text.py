@@ -114,7 +114,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\b(\w+)/(\w+-1)\b", r"\1/(\2)"),
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
-    (r"\b(?:one|1|a) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\b(?:one|1|a) million\b|\b10\^6\b|\b1000000\b(?!\.)", "1e6"),
     (r"\bhundred\b", "100"),
     (r"\bthousand\b", "1000"),
     *((rf"\b{word}\b", str(n)) for n, word in enumerate(_NUMBER_WORDS, start=2)),
@@ -162,6 +162,7 @@ def normalise(text: str) -> str:
     if not isinstance(text, str):
         raise ValueError(f"expected text, got {type(text).__name__}.")
     text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,000,000.123" is one number
     text = re.sub(r"\s*[\u03a3\u2211](?=[_^{])", " sum", text)  # capital sigma is a sum, not σ
     text = re.sub(r"\s*[\u03a3\u2211]\s*", " sum ", text).lower()
     for dash in "\u2212\u2011\u2010\u2013":

@@ -48,6 +48,7 @@ def keys(text: str) -> list[str]:
         (["np.std(r, ddof=1)"], "numpy.std(r, ddof=1)"),  # a library's call keeps its ddof
         (["a ÷ std", "a÷std", "a divided by std"], "a divided by std"),
         (["Σ_j r_j", "∑_j r_j", "sum_j r_j"], "sum_j r_j"),  # a capital sigma is a sum, not σ
+        (["1,000,000.123", "1000000.123"], "1000000.123"),  # thousands separators: one number
         (["\\bar r", "\\bar{r}", "r_bar"], "mean"),
         (["substract", "subtract"], "subtract"),  # common misspellings
         (["divison", "division"], "division"),
