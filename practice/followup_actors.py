@@ -27,7 +27,8 @@ def bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int)
     phrasing's ``end``, so before it or in it (the phrasing names the actor itself: "the
     std"), is an actor, or none is. A rival named inside an actor's phrasing ("without the
     std" for centring alone) is none, and so is a mention set aside by a contrast or an
-    absence ("GRPO, unlike RLOO, uses all K"; "without a critic")."""
+    absence ("GRPO, unlike RLOO, uses all K"; "without a critic"). An actor joined with a
+    rival into one subject ("RLOO and GRPO both ...") is not the actor alone."""
     actor, rivals = actors
     if not actor:
         return True
@@ -38,12 +39,27 @@ def bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int)
         for s in find(p, toks)
         if not any(a[0] <= s[0] and s[1] <= a[1] for a, _ in named)
     ]
-    before = [
-        (span[0], is_actor)
+    before = sorted(
+        (span, is_actor)
         for span, is_actor in named
         if span[0] < end and not _set_aside(toks, span[0])
-    ]
-    return max(before)[1] if before else True
+    )
+    if not before:
+        return True
+    (span, is_actor), earlier = before[-1], before[:-1]
+    return is_actor and not any(
+        other != is_actor and _joined(toks, s, span) for s, other in earlier
+    )
+
+
+_JOINS = frozenset({"and", "&", ",", "/", "both", "or", "as", "well"})
+"""Words that join two names into one subject ("RLOO and GRPO both ...")."""
+
+
+def _joined(toks, first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """Whether only joining words stand between two mentions: one subject for both."""
+    between = [t.word for t in toks if first[1] <= t.start and t.end <= second[0]]
+    return bool(between) and all(w in _JOINS for w in between)
 
 
 _ASIDE_WORDS = (

@@ -510,6 +510,8 @@ def test_a_swapped_relation_loses_the_point(qid, point, said, swapped):
         ("GRPO, unlike RLOO, compares each answer with the mean of the other K-1 rewards.", False),
         ("Compared to GRPO, RLOO averages the other K-1 rewards.", True),
         ("GRPO, compared to RLOO, averages the other K-1 rewards.", False),
+        # an actor joined with a rival into one subject is not the actor alone
+        ("RLOO and GRPO both use the mean of the other K-1 rewards.", False),
     ],
 )
 def test_an_actor_set_aside_by_a_contrast_is_not_who_the_clause_is_about(answer, made):
@@ -548,6 +550,7 @@ def test_a_steps_number_is_no_sentence_and_the_steps_around_it_stay_adjacent():
         ("RLOO averages the other K-1. GRPO averages all K, then divides by the std.", True),
         ("GRPO averages all K and RLOO the other K-1, then RLOO divides by the std.", False),
         ("RLOO divides by the std.", False),
+        ("Both RLOO and GRPO then divide by the std.", False),
     ],
 )
 def test_a_denial_is_also_made_by_the_rival_doing_it(answer, made):
