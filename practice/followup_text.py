@@ -216,6 +216,17 @@ def rewrite(text: str) -> tuple[str, list[int], list[int]]:
     return text, starts, ends
 
 
+class Tokens(tuple):
+    """A text's tokens: a tuple that hashes once (every phrasing looks its tokens up in a
+    cache keyed by them, hundreds of times an answer)."""
+
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("hash")
+        if cached is None:
+            cached = self.__dict__["hash"] = tuple.__hash__(self)
+        return cached
+
+
 @functools.lru_cache(maxsize=4096)
 def tokens(normalised: str) -> tuple[Token, ...]:
     """The tokens of a normalised text; a hyphen between two words is dropped."""
@@ -233,4 +244,4 @@ def tokens(normalised: str) -> tuple[Token, ...]:
         spelled = american(word) if word[0].isalpha() else word
         key = stem(word) if word[0].isalpha() else word
         out.append(Token(key, spelled, starts[m.start()], ends[m.end() - 1]))
-    return tuple(out)
+    return Tokens(out)

@@ -97,3 +97,11 @@ def test_never_raises_and_offsets_stay_in_range(text):
     n = normalise(text)
     for t in tokens(n):
         assert 0 <= t.start <= t.end <= len(n)
+
+
+def test_tokens_are_a_tuple_that_hashes_like_one():
+    """Tokens hash once (a speed-up for the phrasing cache), equal to and hashing as the
+    plain tuple of the same tokens."""
+    toks = tokens(normalise("the std of the group's rewards"))
+    assert toks == tuple(toks) and hash(toks) == hash(tuple(toks)) == hash(toks)
+    assert isinstance(toks[1:3], tuple)
