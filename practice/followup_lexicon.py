@@ -73,8 +73,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         almost every | nearly every | all but one | all agree | mostly agree |
         close to 0 or 1 | near 0 or 1 | too easy | too hard | easy or hard | easy and hard |
         little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous |
-        near-solved | near solved | near-impossible | near impossible | 1 out of |
-        one out of | 1-out-of | 7 out of 8 | 15 out of 16"""
+        near-solved | near solved | near-impossible | near impossible | 1-out-of |
+        1 out of 8 | 1 out of 16 | one out of 8 | one out of 16 | 1 in 8 | 1 in 16 |
+        one in 8 | one in 16 | 7 out of 8 | 15 out of 16"""
     ),
     # every answer of a group with the same outcome
     "all_same": _phrasings(
@@ -94,7 +95,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         scale-invariant | scale invariance | invariant to | insensitive to |
         regardless of | no matter | independent of the scale | around 1 | order 1 |
         order of 1 | o(1) | equally | same weight | similar weight | roughly the same |
-        approximately the same | more or less the same | around one | about one | order one |
+        approximately the same | more or less the same | around one | order one |
         std 1 | std of 1 | unit std | variance 1 | variance of 1 | equal vote | equal say |
         equal weight | count* equally | equal footing"""
     ),
