@@ -327,6 +327,10 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
             True,
         ),
         ("followup-identical-rewards", 3, "DAPO's dynamic sampling leaves them in.", False),
+        ("followup-identical-rewards", 3, "DAPO's dynamic sampling drops such groups.", True),
+        # dynamic sampling is DAPO's, not Dr. GRPO's; DAPO does not drop the std
+        ("followup-identical-rewards", 3, "Dr. GRPO's dynamic sampling drops such groups.", False),
+        ("followup-identical-rewards", 3, "DAPO removed the std so the eps issue is gone.", False),
         ("followup-factor", 0, "A constant factor from an eps difference in the std.", False),
         ("followup-float32", 0, "float32 has a fixed absolute precision, about 1e-7.", False),
         ("followup-why-std", 1, "Dividing by the std puts every prompt on the same scale.", True),
