@@ -14,7 +14,8 @@ point, else two adjacent sentences read as one) holds a phrasing of every group,
   negator is part of a matched phrasing, "does not divide"). With ``negated = true`` the
   last group must be denied instead (or follow a verb of leaving out, "skips", or be
   denied for the actor by the clause after it, "..., which RLOO never does"): the point is
-  a denial ("RLOO does *not* divide by the std");
+  a denial ("RLOO does *not* divide by the std"); its ``or_needs`` says it positively of
+  its ``or_actor``, the rival that does it ("GRPO then divides by the std");
 - the direction holds: with ``actor``, the nearest actor or rival named before (or in)
   each group's phrasing must be an actor ("RLOO … other K−1" earns RLOO's point, "GRPO … other
   K−1" does not); an answer that names neither is read as about the question's subject.
@@ -42,13 +43,17 @@ characters.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
 
-from practice.followup_items import NOUN_GLUE, list_items, relates
+from practice.followup_actors import actors_of, bound_right, named_after
+from practice.followup_direction import misdirected
+from practice.followup_items import NOUN_GLUE, labelled_items, list_items, relates
 from practice.followup_lexicon import expand
 from practice.followup_negation import denied, ellipsis_subject, negated
+from practice.followup_numbers import misquantified, stated
 from practice.followup_phrase import find
 from practice.followup_text import normalise, tokens
 from practice.questions import KeyPoint
@@ -67,13 +72,15 @@ HEAD_WORDS = 3
 """A colon after at most this many words labels what follows ("std: whole batch")."""
 LONG_LIST, LONG_LIST_ITEM_WORDS = 6, 4
 """In a list of this many items or more (a string of keywords), an item relates its words
-only with at least this many words ("broadcast to tokens" there is one more keyword)."""
+only with at least this many words and a verb, or as an equation ("broadcast to tokens" or
+"resampling of the zero advantage groups for the batch" there is one more keyword)."""
 MAX_CHOICES = 64
 """How many choices of one phrasing per concept group are tried in one scope, at most (a
 long answer repeating its words cannot make the grader slow)."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_STEP_NUMBER = re.compile(r"\(?\d+[.)]")
 _ABBREVIATIONS = re.compile(r"\b(dr|e\.g|i\.e|vs|approx|etc|cf|np)\.", re.IGNORECASE)
 _CLAUSE_SPLIT = re.compile(
     r"[,;:()\u2014\u2013]|[.!?]\s|\s-\s|->|=>|\b(?:but|whereas|while|although|though|however|so|which|because)\b"
@@ -107,7 +114,8 @@ _FUNCTION_WORDS = frozenset(
     without within out up down off again once very too also i me my our your his her it's
     that's is isn't are aren't was were been being had did doesn't don't didn't should could
     may might must shall remains remain stays stay becomes become keeps goes turns i'm you're
-    we're they're there's i'd you'd we'd i've you've""".split()  # noqa: SIM905
+    we're they're there's i'd you'd we'd i've you've nothing everything something
+    anything""".split()  # noqa: SIM905
 )
 
 
@@ -126,13 +134,14 @@ class PointMatch:
 
 
 def sentences(answer: str) -> list[str]:
-    """The answer cut into sentences, as typed ("Dr." and "e.g." do not end one)."""
+    """The answer cut into sentences, as typed ("Dr." and "e.g." do not end one; a step's
+    number, "1." or "2)", is none: the steps around it stay adjacent)."""
     if not isinstance(answer, str):
         raise ValueError(f"expected text, got {type(answer).__name__}.")
     protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", answer)
     parts = _SENTENCE_END.split(protected)
     cut = (_BULLET.sub("", p.replace("\x00", ".")).strip() for p in parts if p)
-    return [p for p in cut if p]
+    return [p for p in cut if p and not _STEP_NUMBER.fullmatch(p)]
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:
@@ -237,50 +246,6 @@ def _glue_only(sentence: str, spans: list[tuple[int, int]]) -> bool:
 # --- a point in a scope ----------------------------------------------------------------------
 
 
-def _bound_right(actors: tuple[tuple[str, ...], tuple[str, ...]], toks, end: int) -> bool:
-    """Whether the nearest actor or rival (``actors``: both, phrasings) named before a
-    phrasing's ``end``, so before it or in it (the phrasing names the actor itself: "the
-    std"), is an actor, or none is. A
-    rival named inside an actor's phrasing ("without the std" for centring alone) is none."""
-    actor, rivals = actors
-    if not actor:
-        return True
-    named = [(s, True) for p in actor for s in find(p, toks)]
-    named += [
-        (s, False)
-        for p in rivals
-        for s in find(p, toks)
-        if not any(a[0] <= s[0] and s[1] <= a[1] for a, _ in named)
-    ]
-    before = [(span[0], is_actor) for span, is_actor in named if span[0] < end]
-    return max(before)[1] if before else True
-
-
-_ASIDE = re.compile(
-    r"(?:\s+[\w'-]+){0,2}?\s*(?:\(|,\s*(?:which|that) (?:is|are|was) )([^()]{0,40})"
-)
-"""An aside right after a match, up to two words on: "(numpy's default", ", which is numpy's"."""
-
-
-def _named_after(actors, sentence: str, span: tuple[int, int]) -> bool:
-    """Whether an aside right after the match names an actor before any rival."""
-    m = _ASIDE.match(sentence, span[1])
-    if not m or not actors[0]:
-        return False
-    aside = tokens(m.group(1))
-    return _bound_right(actors, aside, len(m.group(1)) + 1) and any(
-        find(p, aside) for p in actors[0]
-    )
-
-
-def _actors(point: KeyPoint, needs) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(actor, rivals) of one of the point's needs (``or_actor`` for its or_needs)."""
-    if needs is point.or_needs and point.or_actor:
-        others = tuple(p for p in point.actor + point.rivals if p not in point.or_actor)
-        return expand(point.or_actor), expand(others)
-    return expand(point.actor), expand(point.rivals)
-
-
 def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | None:
     """The phrasing found for each concept group, together in one scope of the normalised
     ``sentence``, none negated (the last one negated, for a ``negated`` point), the first
@@ -291,7 +256,9 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
     free = {s for group in needs for p in expand(group) if p[0] == "!" for s in find(p, toks)}
     clauses = _clauses(sentence)
     consumed = [s for group in found for s in group]
-    last, actors = len(found) - 1, _actors(point, needs)
+    # a denial's or_needs says it positively, of its or_actor ("GRPO then divides by the std")
+    denies = point.negated and needs is point.needs
+    last, actors = (len(found) - 1 if denies else -1), actors_of(point, needs)
     for scope in clauses if point.within == "clause" else [(0, len(sentence))]:
         where = (sentence, toks, clauses, scope, consumed, free)
         ok = [
@@ -299,7 +266,17 @@ def _related(point: KeyPoint, needs, sentence: str, toks) -> tuple[str, ...] | N
             for g, group in enumerate(found)
         ]
         for chosen in itertools.islice(_apart(ok), MAX_CHOICES):
-            if not _glue_only(sentence, chosen) and not _contrary(point, sentence, toks, scope):
+            if _glue_only(sentence, chosen) or _contrary(point, sentence, toks, scope):
+                continue
+            if _misvalued(point, toks, clauses, chosen, consumed):
+                continue
+            if not misdirected(
+                needs,
+                chosen,
+                toks,
+                lambda at: _clause_of(clauses, at),
+                lambda s: negated(sentence, _clause_of(clauses, s[0]), s, [s]),
+            ):
                 return tuple(sentence[a:b] for a, b in chosen)
     return None
 
@@ -319,10 +296,32 @@ def _fits(point: KeyPoint, last: bool, actors, where, span) -> bool:
     denial = point.negated and last
     clause = _clause_of(clauses, span[0])
     said = span in free or denied(sentence, clause, span, consumed, denial) == denial
-    if said and (_bound_right(actors, toks, span[1]) or _named_after(actors, sentence, span)):
+    if said and (bound_right(actors, toks, span[1]) or named_after(actors, sentence, span)):
         return True
     who = ellipsis_subject(sentence, span) if denial and actors[0] else None
     return who is not None and any(find(p, tokens(who)) for p in actors[0])
+
+
+def _misvalued(point: KeyPoint, toks, clauses, chosen, spans) -> bool:
+    """Whether a clause of the chosen matches gives one of the point's phrasings (any of
+    ``spans``) a value the point does not state ("float32 keeps about three significant
+    digits in the mantissa": the mantissa is the right word, three the wrong value)."""
+    values = _values(point)
+    where = {_clause_of(clauses, a) for a, _ in chosen}
+    return any(_clause_of(clauses, s[0]) in where and misquantified(toks, s, values) for s in spans)
+
+
+@functools.cache
+def _values(point: KeyPoint) -> frozenset[float]:
+    """The values a point states (``practice.followup_numbers``), when it is about a value:
+    its text states one other than 0 and 1 ("exactly 0" is a relation, not a measurement)
+    that is also one of its phrasings ("~7 significant digits": "7"). Empty for any other
+    point: a number may stand by its words ("about 28 GB for a 7B critic")."""
+    phrasings = tuple(p for g in point.needs + point.or_needs for p in expand(g))
+    bare = stated(tuple(p for p in phrasings if re.fullmatch(r"\d+(?:\.\d+)?", p)))
+    if not (stated((point.text,)) - {0.0, 1.0}) & bare:
+        return frozenset()
+    return stated((point.text, *phrasings))
 
 
 def _apart(candidates: list[list[tuple[int, int]]], chosen: tuple = ()):
@@ -348,6 +347,14 @@ def _contrary(point: KeyPoint, sentence: str, toks, scope: tuple[int, int]) -> b
     return False
 
 
+def _states(item: str) -> bool:
+    """Whether an item of a string of keywords states something: at least
+    ``LONG_LIST_ITEM_WORDS`` words with a verb among them ("the mean is per group") or an
+    equation, not a longer keyword ("resampling of the zero advantage groups for the batch")."""
+    words = [w.strip(".,;:()") for w in item.split()]
+    return "=" in item or (len(words) >= LONG_LIST_ITEM_WORDS and any(w in _VERBS for w in words))
+
+
 def _scopes(answer_sentences: list[str], pairs: bool):
     """(quote, normalised text) of each sentence, then (with ``pairs``) of each two
     adjacent sentences read as one."""
@@ -370,10 +377,12 @@ def _match_point(point: KeyPoint, answer_sentences: list[str]) -> PointMatch:
     for original, sentence in _scopes(answer_sentences, point.within == "sentence"):
         if is_list(sentence):
             parts = [sentence[a:b].strip() for a, b in list_items(sentence)]
-            least = LONG_LIST_ITEM_WORDS if len(parts) >= LONG_LIST else 0
+            long = len(parts) >= LONG_LIST
             parts = [
-                p for p in parts if relates(p, _FUNCTION_WORDS, is_list) and len(p.split()) >= least
-            ]
+                p
+                for p in parts
+                if relates(p, _FUNCTION_WORDS, is_list) and (not long or _states(p))
+            ] + labelled_items(sentence, HEAD_WORDS)
         else:
             parts = [sentence]
         for part in parts:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ITEM_SPLIT", "NOUN_GLUE", "list_items", "relates"]
+__all__ = ["ITEM_SPLIT", "LABELLED_ITEMS", "NOUN_GLUE", "labelled_items", "list_items", "relates"]
 
 ITEM_SPLIT = re.compile(r"[,;]|->|=>|\s\*\s|\s\u2014\s")
 """What separates the items of a normalised list: commas, semicolons, arrows, bullets and
@@ -53,3 +53,29 @@ def relates(item: str, function_words: frozenset[str], is_list) -> bool:
     words = [w.strip(".,;:()") for w in item.split()]
     relating = function_words - NOUN_GLUE
     return len(words) >= MIN_ITEM_WORDS and any(w in relating for w in words) and not is_list(item)
+
+
+_LABEL = re.compile(r"^\s*([^:,;()]+?):\s+(?=\S)")
+"""A list's label: a few words and a colon before its first item ("lost: ...")."""
+
+
+LABELLED_ITEMS = 4
+"""A labelled list of at most this many items is read item by item with its label; a longer
+one is a string of keywords under a heading ("group vs batch: std, variance, robust, ...")."""
+
+
+def labelled_items(sentence: str, head_words: int) -> list[str]:
+    """Each item of a short labelled list read with its label ("lost: per-token credit,
+    bootstrapping" gives "lost: per-token credit" and "lost: bootstrapping"): the label
+    says what every item is. Empty when the list has no label of at most ``head_words``
+    words, or more than ``LABELLED_ITEMS`` items."""
+    if not isinstance(sentence, str):
+        raise ValueError(f"expected text, got {type(sentence).__name__}.")
+    m = _LABEL.match(sentence)
+    if not m or len(m.group(1).split()) > head_words:
+        return []
+    rest = sentence[m.end() :]
+    items = list_items(rest)
+    if len(items) > LABELLED_ITEMS:
+        return []
+    return [f"{m.group(1)}: {rest[a:b].strip()}" for a, b in items]

@@ -31,14 +31,28 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         more weight | weigh* more | weighted more | heavier weight | larger weight |
         bigger weight | stretch* | scale* up | rescal* up | enlarg* | over-represent* |
         overrepresent* | over-count* | overcount* | pump* up | puff* up |
+        become* large | become* larger | become* bigger | get* large | get* larger |
+        get* bigger | grow* large |
         favor* |
         scale* .. up"""
+    ),
+    # a group whose rewards differ widely (the opposite of low_spread)
+    "high_spread": _phrasings(
+        """larger spread* | wider spread* | bigger spread* | more spread | high spread |
+        large spread | big spread | wide spread | larger .. spread | bigger .. spread |
+        wider .. spread | large .. spread | big .. spread | high .. spread | high-spread |
+        high variance | high-variance | large variance | big variance | more variance |
+        larger variance | larger std | bigger std | large std | high std | wide range |
+        wide-range | larger range | bigger range | wider range | wide reward* | wider reward* |
+        diverse reward* | spread out | vary a lot | varies a lot | widely"""
     ),
     # made to weigh less than it did
     "attenuate": _phrasings(
         """down-weight* | less weight | weigh* less | weighted less | smaller weight |
         lower weight | under-weight* | underweight* | de-emphasiz* | deemphasiz* |
-        matter less | contribut* less | suppress* | dampen* |
+        matter less | contribut* less | suppress* | dampen* | damp* |
+        reduc* the weight | reduc* .. weight | smaller advantage* | lower advantage* |
+        shrink* the |
         get* .. shrunk"""
     ),
     # a group whose rewards barely differ
@@ -58,13 +72,16 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         almost always correct | mostly correct | mostly wrong | almost all | nearly all |
         almost every | nearly every | all but one | all agree | mostly agree |
         close to 0 or 1 | near 0 or 1 | too easy | too hard | easy or hard | easy and hard |
-        little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous"""
+        little disagreement | unanimous | near-unanimous | almost unanimous | nearly unanimous |
+        near-solved | near solved | near-impossible | near impossible | 1-out-of |
+        1 out of 8 | 1 out of 16 | one out of 8 | one out of 16 | 1 in 8 | 1 in 16 |
+        one in 8 | one in 16 | 7 out of 8 | 15 out of 16"""
     ),
     # every answer of a group with the same outcome
     "all_same": _phrasings(
         """all pass | all fail | pass or all fail | all answers pass | all correct |
         all incorrect | all wrong | all right | all succeed | all 1 | all ones |
-        all 0 | all zeros | every answer | every sample | every completion |
+        all 0 | all zeros | all-1 | all-0 | every answer | every sample | every completion |
         every rollout | all answers | all samples | all completions | all rollouts |
         solves every | fails every | fail every | always solves | never solves |
         always solved | never solved | always right | always wrong | always correct |
@@ -77,7 +94,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         similar magnitude | same magnitude | same range | z-score | scale-free |
         scale-invariant | scale invariance | invariant to | insensitive to |
         regardless of | no matter | independent of the scale | around 1 | order 1 |
-        order of 1 | o(1) | equally | same weight | similar weight"""
+        order of 1 | o(1) | equally | same weight | similar weight | roughly the same |
+        approximately the same | more or less the same | around one | order one |
+        std 1 | std of 1 | unit std | variance 1 | variance of 1 | equal vote | equal say |
+        equal weight | count* equally | equal footing"""
     ),
     # one prompt's updates outweigh the others'
     "dominate": _phrasings(
@@ -103,7 +123,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         single scalar | single value | same a_i | gets a_i | uses a_i | shares | share* one |
         share* the same | inherit* | broadcast* | copied | constant over | constant across |
         sequence-level | per-sequence | the answer's advantage | the response's advantage |
-        the completion's advantage | the sequence's advantage | becomes the advantage"""
+        the completion's advantage | the sequence's advantage | becomes the advantage |
+        one per completion | one per answer | one per response | one per sequence |
+        one per sample | one advantage per"""
     ),
     # a wrong answer
     "wrong": _phrasings(
@@ -117,6 +139,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         not punished much | aren't penaliz* as much | not penaliz* as much |
         isn't penaliz* as much | not punished as much | hide | hides | escape* |
         get* away | off the hook | spread over more | spreads | thinner"""
+    ),
+    # hit harder (the opposite of lenient)
+    "harsh": _phrasings(
+        """stronger | harsher | heavier | harder | more heavily | over-penaliz* |
+        overpenaliz* | penaliz* more | punish* more | bigger penalty | larger penalty"""
     ),
     # a baseline without the scored answer's own reward
     "excludes_own": _phrasings(

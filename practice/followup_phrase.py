@@ -105,6 +105,17 @@ def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:
     spans = set()
     for at in _first_positions(items[0], toks):
         for end in _ends(items, toks, at):
-            if end > at:
+            if end > at and not _cut_term(toks, end):
                 spans.add((toks[at].start, toks[end - 1].end))
     return sorted(spans)
+
+
+def _cut_term(toks: tuple[Token, ...], end: int) -> bool:
+    """Whether a match ending before token ``end`` cuts a term short: "divides by k" is not
+    in "divides by k-1" (a minus and a number touching what came before)."""
+    if end + 1 >= len(toks) or toks[end].key != "-":
+        return False
+    minus, number = toks[end], toks[end + 1]
+    return (
+        toks[end - 1].end == minus.start and minus.end == number.start and number.key[0].isdigit()
+    )

@@ -81,9 +81,16 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\bnp(?=[.\s,;)]|$)", "numpy"),
     (r"\bpytorch\b", "torch"),
     (r"\bavg\b", "average"),
+    (r"\s*÷\s*", " divided by "),
+    # common misspellings of the domain's words
+    (r"\bsubstract", "subtract"),
+    (r"\bdivison", "division"),
+    (r"\bpenality", "penalty"),
+    (r"\bavarage", "average"),
+    (r"\bvarience", "variance"),
     (r"\badvs?\b", "advantage"),
     (r"\bsd\b|\bstandard dev\b", "std"),
-    (r"\\bar\{\w+\}|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
+    (r"\\bar\{\w+\}|\\bar ?[rx]\b|\b[rx]\u0304|\b[rx][_-]?bar\b", "mean"),
     (r"\bfp ?32\b|\bfloat ?32\b|\bsingle[- ]precision\b", "float32"),
     (r"\bfp ?64\b|\bfloat ?64\b|\bdouble[- ]precision\b|\bdoubles?\b", "float64"),
     (r"\bdr\.? ?grpo\b", "drgrpo"),
@@ -107,7 +114,7 @@ EQUIVALENCES: tuple[tuple[str, str], ...] = (
     (r"\b(\w+)/(\w+-1)\b", r"\1/(\2)"),
     (r"\b(\d+(?:\.\d+)?)x\b", r"\1 x"),
     (r"\b1\.15\d*\b", "1.155"),
-    (r"\b(?:one|1|a) million\b|\b10\^6\b|\b1,000,000\b", "1e6"),
+    (r"\b(?:one|1|a) million\b|\b10\^6\b|\b1000000\b(?!\.)", "1e6"),
     (r"\bhundred\b", "100"),
     (r"\bthousand\b", "1000"),
     *((rf"\b{word}\b", str(n)) for n, word in enumerate(_NUMBER_WORDS, start=2)),
@@ -154,7 +161,10 @@ def normalise(text: str) -> str:
     """Lower case, NFKC, one kind of dash and apostrophe, no spaces around operators."""
     if not isinstance(text, str):
         raise ValueError(f"expected text, got {type(text).__name__}.")
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,000,000.123" is one number
+    text = re.sub(r"\s*[\u03a3\u2211](?=[_^{])", " sum", text)  # capital sigma is a sum, not σ
+    text = re.sub(r"\s*[\u03a3\u2211]\s*", " sum ", text).lower()
     for dash in "\u2212\u2011\u2010\u2013":
         text = text.replace(dash, "-")
     for arrow in "\u2192\u27f6\u21d2":  # →, ⟶, ⇒
@@ -206,6 +216,17 @@ def rewrite(text: str) -> tuple[str, list[int], list[int]]:
     return text, starts, ends
 
 
+class Tokens(tuple):
+    """A text's tokens: a tuple that hashes once (every phrasing looks its tokens up in a
+    cache keyed by them, hundreds of times an answer)."""
+
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("hash")
+        if cached is None:
+            cached = self.__dict__["hash"] = tuple.__hash__(self)
+        return cached
+
+
 @functools.lru_cache(maxsize=4096)
 def tokens(normalised: str) -> tuple[Token, ...]:
     """The tokens of a normalised text; a hyphen between two words is dropped."""
@@ -223,4 +244,4 @@ def tokens(normalised: str) -> tuple[Token, ...]:
         spelled = american(word) if word[0].isalpha() else word
         key = stem(word) if word[0].isalpha() else word
         out.append(Token(key, spelled, starts[m.start()], ends[m.end() - 1]))
-    return tuple(out)
+    return Tokens(out)

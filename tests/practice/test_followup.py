@@ -307,6 +307,50 @@ def test_a_z_score_within_the_group_is_the_walkthroughs_statistics_and_formula()
         ("followup-identical-rewards", 0, "Every advantage is 0 or NaN.", False),
         ("followup-dr-grpo", 0, "The std division up-weights easy and hard prompts.", True),
         ("followup-dr-grpo", 0, "The std division down-weights easy and hard prompts.", False),
+        (
+            "followup-walkthrough",
+            1,
+            "Normalise with a softmax over the group's mean and std.",
+            False,
+        ),
+        ("followup-walkthrough", 2, "A_i = (mu - r_i)/sigma for each answer.", False),
+        (
+            "followup-identical-rewards",
+            1,
+            "eps is small, so 0 divided by eps is a very big number.",
+            False,
+        ),
+        (
+            "followup-identical-rewards",
+            1,
+            "Without eps: NaN or a very large number; eps gives 0/eps = 0.",
+            True,
+        ),
+        ("followup-identical-rewards", 3, "DAPO's dynamic sampling leaves them in.", False),
+        ("followup-identical-rewards", 3, "DAPO's dynamic sampling drops such groups.", True),
+        # dynamic sampling is DAPO's, not Dr. GRPO's; DAPO does not drop the std
+        ("followup-identical-rewards", 3, "Dr. GRPO's dynamic sampling drops such groups.", False),
+        ("followup-identical-rewards", 3, "DAPO removed the std so the eps issue is gone.", False),
+        ("followup-factor", 0, "A constant factor from an eps difference in the std.", False),
+        ("followup-float32", 0, "float32 has a fixed absolute precision, about 1e-7.", False),
+        ("followup-why-std", 1, "Dividing by the std puts every prompt on the same scale.", True),
+        (
+            "followup-why-std",
+            1,
+            "The std division makes the estimator unbiased: unit variance.",
+            False,
+        ),
+        ("followup-no-critic", 0, "Every token of an answer shares one advantage.", True),
+        (
+            "followup-no-critic",
+            0,
+            "PPO's critic only gives one value per answer, GRPO gets per-token advantages.",
+            False,
+        ),
+        # a point's weak words alone: restating the factor, differences lost without the mean
+        ("followup-factor", 0, "It's a constant, so it only changes the scale.", False),
+        ("followup-float32", 1, "Differences of 1e-3 on top of 1e6 are lost.", False),
+        ("followup-float32", 1, "Subtracting the mean leaves only rounding noise.", True),
     ],
 )
 def test_a_points_contrary_in_its_scope_voids_it_unless_denied(qid, point, answer, made):
@@ -472,3 +516,57 @@ def test_direction_negation_and_clauses(qid, point, answer, made):
 def test_a_swapped_relation_loses_the_point(qid, point, said, swapped):
     assert hits(qid, said)[point], said
     assert not hits(qid, swapped)[point], swapped
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("RLOO, unlike GRPO, compares each answer with the mean of the other K-1 rewards.", True),
+        ("GRPO, unlike RLOO, compares each answer with the mean of the other K-1 rewards.", False),
+        ("Compared to GRPO, RLOO averages the other K-1 rewards.", True),
+        ("GRPO, compared to RLOO, averages the other K-1 rewards.", False),
+        # an actor joined with a rival into one subject is not the actor alone
+        ("RLOO and GRPO both use the mean of the other K-1 rewards.", False),
+    ],
+)
+def test_an_actor_set_aside_by_a_contrast_is_not_who_the_clause_is_about(answer, made):
+    assert hits(RLOO, answer)[0] is made
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("GRPO needs K samples per prompt to estimate its baseline.", True),
+        ("With a critic you need many samples per prompt; GRPO needs one.", False),
+        # traded away or absent: the critic is not who needs the samples
+        ("GRPO trades the critic for sampling: it needs K answers per prompt.", True),
+        ("No learned value function, so you pay for it with K samples per prompt.", True),
+    ],
+)
+def test_the_critic_is_a_rival_unless_set_aside(answer, made):
+    assert hits("followup-no-critic", answer)[1] is made
+
+
+def test_a_steps_number_is_no_sentence_and_the_steps_around_it_stay_adjacent():
+    steps = "1. sample G outputs for the prompt\n2. reward each one\n3. mean & std over those G"
+    assert sentences(steps) == [
+        "sample G outputs for the prompt",
+        "reward each one",
+        "mean & std over those G",
+    ]
+    assert hits("followup-walkthrough", steps)[0], "K samples, a reward each: two adjacent steps"
+
+
+@pytest.mark.parametrize(
+    ("answer", "made"),
+    [
+        ("RLOO does not divide by the std.", True),
+        # a denial's or_needs says it positively of the rival that does it
+        ("RLOO averages the other K-1. GRPO averages all K, then divides by the std.", True),
+        ("GRPO averages all K and RLOO the other K-1, then RLOO divides by the std.", False),
+        ("RLOO divides by the std.", False),
+        ("Both RLOO and GRPO then divide by the std.", False),
+    ],
+)
+def test_a_denial_is_also_made_by_the_rival_doing_it(answer, made):
+    assert hits(RLOO, answer)[3] is made

@@ -115,6 +115,7 @@ def test_a_blind_set_is_reported_without_its_answers(monkeypatch):
         "heldout_fresh.toml",
         "heldout_s5.toml",
         "heldout_s5_second.toml",
+        "heldout_s9.toml",
     ],
 )
 def test_a_held_out_file_is_never_edited_after_its_commit(name):
@@ -183,4 +184,19 @@ def test_the_session_8_tuning_set_is_labelled_in_range_and_graded_as_measured():
         assert a["category"] in INDEPENDENT and a["question"] in FOLLOWUPS
         assert all(1 <= p <= len(FOLLOWUPS[a["question"]].key_points) for p in a["points"])
     c = counts(answers)["all"]
-    assert precision(c) >= 0.91 and recall(c) >= 0.84, c
+    assert precision(c) >= 0.945 and recall(c) >= 0.865, c
+
+
+def test_the_session_9_tuning_set_is_labelled_in_range_and_graded_as_measured():
+    """tuning_s9.toml: the tuning half (165 answers) of 330 by two writers (C and D) shown
+    only the questions, labelled by a helper who never ran the grader; the other half is the
+    blind heldout_s9.toml. Its first run, before anyone read it, gave precision 0.871, recall
+    0.771 (the grader at df78b68); these floors guard the figures measured after studying it
+    (0.951, 0.846)."""
+    answers = load("tuning_s9.toml")
+    assert len(answers) == 165 and {a["writer"] for a in answers} == {"C", "D"}
+    for a in answers:
+        assert a["category"] in INDEPENDENT and a["question"] in FOLLOWUPS
+        assert all(1 <= p <= len(FOLLOWUPS[a["question"]].key_points) for p in a["points"])
+    c = counts(answers)["all"]
+    assert precision(c) >= 0.945 and recall(c) >= 0.84, c

@@ -4,7 +4,7 @@ item that relates its words, never across items, and a keyword list still earns 
 import pytest
 
 from practice.followup import _FUNCTION_WORDS, is_list, normalise
-from practice.followup_items import list_items, relates
+from practice.followup_items import labelled_items, list_items, relates
 from practice.grading import grade_followup
 
 
@@ -86,3 +86,47 @@ def test_a_noun_phrase_joined_by_and_does_nothing_and_a_third_acting_is_no_list(
     assert not is_list(
         normalise("If it's wrong, negative, the long one is penalised less per token.")
     )
+
+
+def test_a_short_labelled_list_is_read_item_by_item_with_its_label():
+    notes = normalise("Lost: per-token credit, bootstrapping, a learned baseline.")
+    assert labelled_items(notes, 3) == [
+        "lost: per-token credit",
+        "lost: bootstrapping",
+        "lost: a learned baseline.",
+    ]
+    heading = normalise("Group vs batch: std, variance, robust, bias, eps, advantages, global.")
+    assert labelled_items(heading, 3) == [], "a heading over a string of keywords labels nothing"
+    assert labelled_items(normalise("the std, the mean, the eps"), 3) == [], "no label"
+
+
+def test_a_labelled_lists_items_earn_their_points():
+    answer = "Lost: per-token credit, bootstrapping, cross-prompt generalisation of V."
+    assert grade_followup("followup-no-critic", answer).hits[0]
+
+
+@pytest.mark.parametrize(
+    ("qid", "point", "answer"),
+    [
+        (
+            "followup-dapo-resample",
+            0,
+            "Dynamic sampling, zero spread, over-sample, filter, accuracy zero or one, effective "
+            "batch, gradient variance, token-level, DAPO resampling of the zero advantage groups "
+            "for the batch of prompts with the std.",
+        ),
+        (
+            "followup-identical-rewards",
+            0,
+            "It involves zero advantages, eps, 0/0, all-pass groups, accuracy, and DAPO's dynamic "
+            "sampling.",
+        ),
+    ],
+)
+def test_in_a_string_of_keywords_only_an_item_with_a_verb_states_anything(qid, point, answer):
+    assert not grade_followup(qid, answer).hits[point]
+
+
+def test_an_item_with_a_verb_in_a_string_of_keywords_still_states_its_point():
+    answer = "eps, 0/0, all-pass groups, accuracy, KL, the advantages are all zero, DAPO."
+    assert grade_followup("followup-identical-rewards", answer).hits[0]

@@ -37,3 +37,10 @@ def test_compiled_items():
 def test_nothing_is_found_in_nothing():
     assert find("std", tokens("")) == []
     assert find(".. std", tokens(normalise("the std"))) == []  # a gap cannot open a phrasing
+
+
+def test_a_match_never_cuts_a_term_short():
+    """ "divid* by k" is not in "divides by K-1" (the sample std's divisor, not the
+    population's), but it is in "divides by K, not K-1"."""
+    assert not find("divid* by k", tokens(normalise("numpy divides by K-1")))
+    assert find("divid* by k", tokens(normalise("torch divides by K, numpy by K-1")))

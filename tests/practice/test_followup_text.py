@@ -46,6 +46,13 @@ def keys(text: str) -> list[str]:
         (["σ→0", "std->0"], "std->0"),
         (["r.mean(dim=1, keepdim=True)", "rewards.mean()", "mean"], "mean"),
         (["np.std(r, ddof=1)"], "numpy.std(r, ddof=1)"),  # a library's call keeps its ddof
+        (["a ÷ std", "a÷std", "a divided by std"], "a divided by std"),
+        (["Σ_j r_j", "∑_j r_j", "sum_j r_j"], "sum_j r_j"),  # a capital sigma is a sum, not σ
+        (["1,000,000.123", "1000000.123"], "1000000.123"),  # thousands separators: one number
+        (["\\bar r", "\\bar{r}", "r_bar"], "mean"),
+        (["substract", "subtract"], "subtract"),  # common misspellings
+        (["divison", "division"], "division"),
+        (["penality", "penalty"], "penalty"),
     ],
 )
 def test_forms_read_the_same(forms, one):
@@ -90,3 +97,11 @@ def test_never_raises_and_offsets_stay_in_range(text):
     n = normalise(text)
     for t in tokens(n):
         assert 0 <= t.start <= t.end <= len(n)
+
+
+def test_tokens_are_a_tuple_that_hashes_like_one():
+    """Tokens hash once (a speed-up for the phrasing cache), equal to and hashing as the
+    plain tuple of the same tokens."""
+    toks = tokens(normalise("the std of the group's rewards"))
+    assert toks == tuple(toks) and hash(toks) == hash(tuple(toks)) == hash(toks)
+    assert isinstance(toks[1:3], tuple)
