@@ -473,6 +473,30 @@ NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAni
 GRID_EDITOR = "#portal textarea, #portal input"
 
 
+SELECT_TRIES = 4
+"""Clicks ``select_cell`` makes at most: a click that lands while the grid is still being
+laid out, or just before a run redraws it, selects nothing (seen once in a full run, on the
+policy-loss page on a phone)."""
+
+
+def select_cell(page, grid, dx: float, dy: float) -> None:
+    """Click the grid's cell at (``dx``, ``dy``) px from its top left corner until the grid
+    holds a selection (the grid is drawn on a canvas, so the click is by position)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    selected = grid.locator("[role=gridcell][aria-selected=true]")
+    for attempt in range(SELECT_TRIES):
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + dx, box["y"] + dy)
+        try:
+            selected.wait_for(state="attached", timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == SELECT_TRIES - 1:
+                raise
+            settle(page)
+
+
 def edit_cell(page, column: int, row: int, text: str) -> None:
     """Type ``text`` into the data editor's cell (0-based column after the index, row).
 
@@ -486,10 +510,7 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     index_width = 64
     headers = grid.locator("[role=columnheader]").count()
     width = (box["width"] - index_width) / max(headers - 1, 1)
-    x = box["x"] + index_width + width * (column + 0.5)
-    y = box["y"] + header + row_height * (row + 0.5)
-    page.mouse.click(x, y)
-    grid.locator("[role=gridcell][aria-selected=true]").wait_for(state="attached")
+    select_cell(page, grid, (column + 0.5) * width + index_width, header + row_height * (row + 0.5))
     page.keyboard.press("Enter")  # open the cell's editor (once the grid has the selection)
     page.locator(GRID_EDITOR).first.wait_for()
     page.keyboard.press("Control+A")

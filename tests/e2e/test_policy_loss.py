@@ -10,7 +10,7 @@ import pytest
 from grpo_core import loss_lab
 from grpo_core.format import fmt
 from grpo_core.loss import FREE, HIGH, LOW, policy_loss
-from tests.e2e.conftest import assert_healthy, chart_marks, open_path, settle, shot
+from tests.e2e.conftest import assert_healthy, chart_marks, open_path, select_cell, settle, shot
 
 pytestmark = pytest.mark.e2e
 CHARTS = 6  # ratio, clip region, push, per-token loss, KL term; the k1/k2/k3 bars
@@ -144,9 +144,7 @@ def edit_probability(page, row: int, column: int, text: str) -> None:
     text, so no position is assumed), open its editor with Enter, replace, commit."""
     grid = page.locator('[data-testid="stExpanderDetails"] [data-testid="stDataFrame"]').first
     grid.locator("[role=columnheader]").nth(P_NEW).wait_for(state="attached")
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)  # header and rows are 35 px high
-    grid.locator("[role=gridcell][aria-selected=true]").wait_for(state="attached")
+    select_cell(page, grid, 12, 35 + 17)  # header and rows are 35 px high
     for _ in range(column):
         page.keyboard.press("ArrowRight")
     for _ in range(row):
