@@ -44,9 +44,9 @@ VIEWPORT = {"width": 1400, "height": 1800}
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _parents() -> dict[int, int]:
-    """pid -> parent pid of every process /proc lists now."""
-    parents = {}
+def _processes() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, CPU seconds of user + system) of every process /proc lists now."""
+    processes = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -54,26 +54,21 @@ def _parents() -> dict[int, int]:
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue  # ended meanwhile
-            parents[int(entry)] = int(fields[1])
-    return parents
+            processes[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
+    return processes
 
 
 def descendants_cpu(root: int, leave_out: set[int]) -> float:
     """CPU seconds (user + system) of ``root``'s live descendants, without the processes
     in ``leave_out`` and theirs."""
-    parents, total = _parents(), 0
-    for pid in parents:
+    processes, total = _processes(), 0.0
+    for pid, (_, cpu) in processes.items():
         ancestor = pid
         while ancestor not in (root, 0, 1) and ancestor not in leave_out:
-            ancestor = parents.get(ancestor, 0)
-        if ancestor == root and pid not in leave_out:
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
-    return total / TICK
+            ancestor = processes.get(ancestor, (0, 0.0))[0]
+        if ancestor == root:
+            total += cpu
+    return total
 
 
 def main() -> int:
