@@ -57,7 +57,7 @@ _CSS = """
   .cls-count { font-size: 1.5rem; text-align: center; }
   .st-key-cls-join [data-testid="stImage"], .st-key-cls-join [data-testid="stImageContainer"] {
     margin: 0 auto; align-items: center; }
-  .cls-count b { font-size: 2rem; }
+  .cls-count b { font-size: 2rem; white-space: nowrap; }
 </style>
 """
 

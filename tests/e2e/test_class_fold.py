@@ -41,11 +41,34 @@ def smallest_text_px(page, selector: str) -> float:
     )
 
 
+LARGEST_COUNT = "150 of 150"
+"""The answer count of the largest class bench/bench_class.py runs (two replicas)."""
+
+
+def wrapped_figures(page) -> list[str]:
+    """The large figures of the projector's count lines that break over two lines (an
+    inline box that wraps has more than one client rectangle), each measured as it is and
+    with the largest class's count in it ("12 of 12" once broke as "12 of" / "12")."""
+    return page.evaluate(
+        """largest => [...document.querySelectorAll('.cls-count b')].flatMap(b => {
+            const shown = b.textContent, broken = [];
+            for (const text of [shown, largest]) {
+              b.textContent = text;
+              if (b.getClientRects().length > 1) broken.push(text);
+            }
+            b.textContent = shown;
+            return broken;
+          })""",
+        LARGEST_COUNT,
+    )
+
+
 def check_fold(room, stage: str, *, chart: bool) -> None:
     settle(room, 800)
     assert room.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
     above_the_fold(room, '[data-testid="stMain"] h1')
     above_the_fold(room, ".cls-count")
+    assert wrapped_figures(room) == [], "a count's figure breaks over two lines"
     code = above_the_fold(room, ".cls-code")
     assert code["height"] >= 40, "the join code stays large"
     above_the_fold(room, '[data-testid="stImage"] img')
