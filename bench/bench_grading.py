@@ -12,6 +12,9 @@ held out once but has been studied answer by answer since (a tuning set now).
     .venv/bin/python bench/bench_grading.py --set tuning_independent.toml
     .venv/bin/python bench/bench_grading.py --set tuning_s8.toml --mistakes
 
+``--write-trust`` grades the blind sets and writes ``content/grader_trust.toml``, the
+figures the interview drill and the quiz quote to a learner (``practice.grader_trust``).
+
 ``--mistakes`` lists every missed point and false credit with the answer (refused for a
 blind set); ``--writer A`` keeps one writer's answers of a set written by several
 (``tuning_s8.toml``: writer B was kept unread while writer A was studied).
@@ -35,8 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from practice.grader_trust import TRUST_PATH, trust_sentence, trust_toml  # noqa: E402
 from tests.practice.followup_eval.metrics import (  # noqa: E402
     SECOND_LABELS,
+    blind_trust,
     counts,
     graded,
     kappa,
@@ -59,7 +64,17 @@ def main() -> None:
         help="also list every missed or false credit (not for a blind set)",
     )
     parser.add_argument("--writer", help="only this writer's answers (a set with writers)")
+    parser.add_argument(
+        "--write-trust",
+        action="store_true",
+        help=f"grade the blind sets and write {TRUST_PATH.relative_to(ROOT)} (what pages quote)",
+    )
     args = parser.parse_args()
+    if args.write_trust:
+        trust = blind_trust()
+        TRUST_PATH.write_text(trust_toml(trust), encoding="utf-8")
+        print(f"{TRUST_PATH.relative_to(ROOT)}: {trust_sentence(trust)}")
+        return
     name, writer = args.name, args.writer
     if args.mistakes:
         print("\n".join(mistakes(name, writer)))

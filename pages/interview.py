@@ -71,6 +71,7 @@ if "iv.round" not in s:
         f"{len(followups)} follow-ups in the bank. Aim for about {SUGGESTED_MINUTES} minutes "
         "an answer: long enough to be complete, short enough to keep an interviewer with you."
     )
+    fb.trust_caption()
     st.stop()
 
 round_ = s["iv.round"]

@@ -16,6 +16,7 @@ from content.citations import cite
 from practice.drills import Drill
 from practice.flags import Flag, export_flags
 from practice.flags import flag as make_flag
+from practice.grader_trust import load_trust, trust_sentence
 from practice.grading import FollowupResult, NumericResult, Result, without_verdict
 from practice.questions import Question
 from practice.store.base import StoreRefusal
@@ -150,12 +151,24 @@ def followup_feedback(question: Question, attempt: Attempt) -> None:
             st.markdown(f":gray[:material/cancel:] Missed: {cite(point.text)}")
     for flag in result.red_flags:
         st.error(flag, icon=":material/flag:")
+    trust_caption()
     mine, model = st.columns(2)
     with mine.container(border=True):
         st.markdown("**Your answer**")
         st.text(attempt.typed[0])
     with model:
         followup_key(question)
+
+
+def trust_caption() -> None:
+    """How far to trust the grade: the grader's measured figures on blind answers, and what
+    to do when it missed a point (``practice.grader_trust``)."""
+    st.caption(
+        ":material/info: This grade comes from rules that read words and their relations, "
+        f"not from a reader of meaning. {trust_sentence(load_trust())} Weigh your answer "
+        'against the model answer; where it missed a point you made, tick "I made this '
+        'point" when you review the round at its end.'
+    )
 
 
 FLAGS = "followup.flags"

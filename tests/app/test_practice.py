@@ -19,6 +19,7 @@ from grpo_core.links import b64url_encode
 from practice.bank import load_bank
 from practice.certificates import issue, key_id, public_bytes, verify, verify_legacy
 from practice.drills import make_drill
+from practice.grader_trust import load_trust, trust_sentence
 from practice.progress_link import decode_progress, encode_progress, sign_progress
 from practice.session import option_order, score, start_quiz, stored_quiz
 from practice.store import open_store
@@ -484,6 +485,8 @@ def test_a_pasted_3000_character_follow_up_is_graded_not_emptied():
 def test_interview_round_clock_per_question_grading_and_summary():
     at = open_page(INTERVIEW)
     assert not at.exception
+    trust = trust_sentence(load_trust())  # the grader's figures on blind answers
+    assert any(trust in c for c in texts(at, "caption")), "how far to trust the grade"
     at.number_input(key="iv.n").set_value(3)
     at.button(key="iv.start_btn").click().run()
     round_ = at.session_state["iv.round"]
@@ -494,7 +497,11 @@ def test_interview_round_clock_per_question_grading_and_summary():
     at.run()
     clock = next(m for m in texts(at, "markdown") if "on this question" in m)
     assert ":orange[" in clock and "2:0" in clock and "in total" in clock  # over the 2 minutes
-    answer(at, prefix="iv", next_key="iv.next")
+    first = BY_ID[round_.order[0]]
+    at.text_area(key=f"iv.text.{first.id}").set_value(first.model_answer)
+    at.button(key=f"iv.check.{first.id}").click().run()
+    assert sum(trust in c for c in texts(at, "caption")) == 1, "under the answer's grade"
+    at.button(key="iv.next").click().run()
     clock = next(m for m in texts(at, "markdown") if "on this question" in m)
     assert "**0:0" in clock and ":blue[" in clock  # the next question's clock starts at 0
     for n in (1, 2):

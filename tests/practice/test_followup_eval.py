@@ -200,3 +200,13 @@ def test_the_session_9_tuning_set_is_labelled_in_range_and_graded_as_measured():
         assert all(1 <= p <= len(FOLLOWUPS[a["question"]].key_points) for p in a["points"])
     c = counts(answers)["all"]
     assert precision(c) >= 0.945 and recall(c) >= 0.84, c
+
+
+def test_the_figures_the_pages_quote_are_the_graders_own():
+    """content/grader_trust.toml, what the interview drill and the quiz tell a learner about
+    the grader, is what the grader scores on the blind sets now: a change to the grader
+    that moves it fails here until `bench/bench_grading.py --write-trust` writes it again."""
+    from practice.grader_trust import load_trust
+    from tests.practice.followup_eval.metrics import blind_trust
+
+    assert load_trust() == blind_trust()

@@ -15,6 +15,7 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+from practice.grader_trust import Trust
 from practice.grading import grade_followup
 
 HERE = Path(__file__).parent
@@ -153,6 +154,18 @@ BLIND = frozenset(
 )
 """Sets whose answers and per-answer results are never shown: only the overall and
 per-question figures are reported (a set studied answer by answer can be tuned to)."""
+
+
+TRUST_SETS = ("heldout_fresh.toml", "heldout_s5.toml", "heldout_s9.toml")
+"""The blind sets whose pooled figures the pages quote (``heldout_s5_second.toml`` is the
+same answers labelled again, so it is not counted twice)."""
+
+
+def blind_trust() -> Trust:
+    """The grader's per-point credit pooled over ``TRUST_SETS``."""
+    answers = [a for name in TRUST_SETS for a in load(name)]
+    c = counts(answers)["all"]
+    return Trust(TRUST_SETS, len(answers), c["tp"], c["fp"], c["fn"])
 
 
 def report(name: str, writer: str | None = None) -> str:

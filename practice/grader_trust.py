@@ -1,0 +1,86 @@
+"""How far a learner can trust the follow-up grader: its precision and recall of per-point
+credit on the answers nobody tuned it to (the blind evaluation sets), as the pages say it.
+
+``content/grader_trust.toml`` keeps the counts. ``bench/bench_grading.py --write-trust``
+grades the blind sets and writes it; tests/practice/test_followup_eval.py grades them again
+and fails when the file no longer matches the grader, so the figures a page quotes are
+computed, never typed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+TRUST_PATH = Path(__file__).resolve().parents[1] / "content" / "grader_trust.toml"
+
+
+@dataclass(frozen=True)
+class Trust:
+    """Per-point credit of the grader pooled over blind sets of labelled answers."""
+
+    sets: tuple[str, ...]
+    answers: int
+    true_credits: int
+    """Points credited that the labels say the answer makes."""
+    false_credits: int
+    """Points credited that the answer does not make."""
+    missed: int
+    """Points the answer makes that earned nothing."""
+
+    @property
+    def precision(self) -> float:
+        """Share of credited points truly made (1.0 when nothing was credited)."""
+        credited = self.true_credits + self.false_credits
+        return self.true_credits / credited if credited else 1.0
+
+    @property
+    def recall(self) -> float:
+        """Share of the points made that earned credit (1.0 when none was made)."""
+        made = self.true_credits + self.missed
+        return self.true_credits / made if made else 1.0
+
+
+def load_trust(path: Path = TRUST_PATH) -> Trust:
+    """The counts kept in ``path`` (``trust_toml``'s format)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return Trust(
+        sets=tuple(data["sets"]),
+        answers=data["answers"],
+        true_credits=data["true_credits"],
+        false_credits=data["false_credits"],
+        missed=data["missed"],
+    )
+
+
+def trust_toml(trust: Trust) -> str:
+    """``trust`` as the TOML ``load_trust`` reads."""
+    sets = ", ".join(f'"{name}"' for name in trust.sets)
+    return (
+        "# Written by `bench/bench_grading.py --write-trust`; checked against a fresh grading\n"
+        "# by tests/practice/test_followup_eval.py. Do not edit by hand.\n"
+        f"sets = [{sets}]\n"
+        f"answers = {trust.answers}\n"
+        f"true_credits = {trust.true_credits}\n"
+        f"false_credits = {trust.false_credits}\n"
+        f"missed = {trust.missed}\n"
+    )
+
+
+def percent(share: float) -> str:
+    """A share as a whole percentage, in the app's style: 0.853 -> "85 %"."""
+    return f"{round(100 * share)} %"
+
+
+def trust_sentence(trust: Trust) -> str:
+    """One plain sentence a learner can weigh a grade by.
+
+    >>> trust_sentence(Trust(("a.toml",), 10, 17, 3, 3))[:67]
+    'On 10 answers it was never tuned to, 85 % of the points it credited'
+    """
+    return (
+        f"On {trust.answers:,} answers it was never tuned to, {percent(trust.precision)} of "
+        "the points it credited were truly made, and it credited "
+        f"{percent(trust.recall)} of the points the answers made."
+    )
