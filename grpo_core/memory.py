@@ -230,7 +230,8 @@ def rollout_compute(
     ``critic_tflop`` = 8 N_critic tokens / 1e12 for PPO (a forward pass for the values,
     2 N, and a training step, 6 N, per token; 0 for GRPO), ``total_tflop`` and
     ``vs_ppo`` = total / PPO's total. The reference model's forward pass (both
-    setups) and the reward model's are left out.
+    setups) and the reward model's are left out. ValueError when PPO's total underflows to
+    0 or a total overflows (a ratio of 0/0 or inf/inf).
     """
     policy = sample_cost(
         params_billion,
@@ -250,5 +251,17 @@ def rollout_compute(
     policy["total_tflop"] = (
         policy["generation_tflop"] + policy["update_tflop"] + policy["critic_tflop"]
     )
-    policy["vs_ppo"] = policy["total_tflop"] / policy["total_tflop"].iloc[0]
+    ppo_total = policy["total_tflop"].iloc[0]
+    if not ppo_total > 0:
+        raise ValueError(
+            f"PPO's compute per step rounds to 0 TFLOP for a model of {params_billion:g} B "
+            f"parameters and answers of {mean_length:g} tokens, so no setup can be compared "
+            "with it; use a larger model or longer answers."
+        )
+    if not np.isfinite(policy["total_tflop"]).all():
+        raise ValueError(
+            f"The compute per step overflows for answers of {mean_length:g} tokens from "
+            f"{num_prompts:,} prompts: use shorter answers or fewer prompts."
+        )
+    policy["vs_ppo"] = policy["total_tflop"] / ppo_total
     return policy

@@ -43,12 +43,6 @@ SIZE_UNBOUNDED = {
     "eps.eps_grid", "binary.pass_rate_grid", "binary.group_pass_rates",
     "eps.all_equal_outcomes", "gae.token_mask", "critic.toy_kl",
 }  # fmt: skip
-KNOWN = {
-    # Findings for their owner (xfail, not strict): see the report.
-    "memory.rollout_compute": "vs_ppo is total / PPO's total: 0/0 = NaN when a model of "
-    "1e-284 B parameters and answers of 1e-300 tokens underflow every cost to 0 (the critic "
-    "page's widgets start at 0.1 B and 1 token)",
-}
 
 
 FUNCTIONS = dict(public_functions(grpo_core))
@@ -72,10 +66,7 @@ def test_the_fuzzer_reaches_the_input_functions():
 
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=False)) if n in KNOWN else n
-        for n in FUZZED
-    ],
+    FUZZED,
 )
 def test_hostile_input_gives_a_result_or_value_error(name):
     check_hostile_input(name, FUNCTIONS[name], PLANS[name], nan_by_design=name in NAN_BY_DESIGN)

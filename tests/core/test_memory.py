@@ -142,3 +142,15 @@ def test_rollout_compute_hand_values():
     assert ppo.total_tflop == pytest.approx(16.0)
     assert grpo.critic_tflop == 0 and grpo.total_tflop == pytest.approx(32.0)
     assert grpo.vs_ppo == pytest.approx(2.0)
+
+
+def test_rollout_compute_refuses_a_setup_too_small_to_compare_with():
+    """Costs that underflow to 0 TFLOP or overflow would make every ratio 0/0 or inf/inf =
+    NaN (the fuzzer's findings: 1e-284 B parameters and answers of 1e-300 tokens; answers
+    of 2.2e298 tokens): a plain ValueError instead."""
+    with pytest.raises(ValueError, match="rounds to 0 TFLOP"):
+        rollout_compute(1e-284, num_prompts=1, mean_length=1e-300, group_sizes=[4])
+    with pytest.raises(ValueError, match="overflows"):
+        rollout_compute(1, num_prompts=1, mean_length=2.2e298, group_sizes=[4])
+    tiny = rollout_compute(1e-9, num_prompts=1, mean_length=1e-3, group_sizes=[4])
+    assert tiny.vs_ppo.iloc[1] == pytest.approx(2.0)  # K = 4 at 8 N a token against 16 N
