@@ -99,6 +99,11 @@ _DECIMAL_KEYPAD = """<script>
 answer field (Streamlit's text input takes no such option)."""
 
 
+NICKNAME_LABEL = "Nickname (optional: only your lecturer sees it; the projector shows no names)"
+"""The projector is anonymous (``ui.class_projector``); names reach the lecturer's screen
+and the results CSV only."""
+
+
 def join_form(store: ClassStore, session: ClassSession) -> None:
     """An optional nickname and the Join button: the seat goes into the URL and the tab
     (``ui.class_seat``); a browser that already has a seat gets the same one back."""
@@ -106,7 +111,7 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
     client = seat.client_key()
     with st.form("cls.join_form"):
         nickname = st.text_input(
-            "Nickname (optional: shown on the projector)",
+            NICKNAME_LABEL,
             max_chars=MAX_NICKNAME_CHARS,
             key="cls.nickname",
             placeholder="leave empty to stay anonymous",
