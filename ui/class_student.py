@@ -31,6 +31,7 @@ from practice.class_link import (
 )
 from practice.class_results import shown_answer
 from practice.class_round import clock_text, grade_answer, time_left
+from practice.grading import grade_numeric, parse_number
 from practice.store.base import (
     MAX_ANSWER_CHARS,
     MAX_NICKNAME_CHARS,
@@ -235,6 +236,8 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
             if st.form_submit_button("Send answer", key=f"cls.send.{r.number}", type="primary"):
                 if answer is None:
                     st.session_state["cls.notice"] = ("warning", "Pick or type an answer first.")
+                elif (problem := not_a_number(question, answer)) is not None:
+                    st.session_state["cls.notice"] = ("warning", f"Not sent: {problem}")
                 elif len(answer) > MAX_ANSWER_CHARS:
                     st.session_state["cls.notice"] = (
                         "warning",
@@ -272,6 +275,15 @@ def voted(question, answer: str, order, confidence: str = "") -> str:
         f"Your answer is in. You {verb} **{shown}**{sure}; "
         "you can change it until the round closes."
     )
+
+
+def not_a_number(question, answer: str) -> str | None:
+    """Why a typed answer to a number question is no number ("Use a dot as the decimal
+    point, e.g. 0.94."), in the quiz's words; None when it is one, or the question asks
+    for no number. Such an answer is not sent: a typo is not a vote."""
+    if question.kind != "numeric" or parse_number(answer) is not None:
+        return None
+    return grade_numeric(answer, 0.0, tol=1.0).feedback
 
 
 def notice() -> None:

@@ -4,9 +4,14 @@ a number, and a session that ends before its first question."""
 
 from __future__ import annotations
 
+from practice.class_round import RoundSpec
 from tests.app.conftest import open_page
 from tests.app.test_class_mode import PAGE
 from tests.app.test_class_mode import store as store  # the fixture
+
+
+def phone(session, token):
+    return open_page(PAGE, query={"class": session.code, "student": token})
 
 
 def test_the_nickname_field_says_the_projector_shows_no_names(store):
@@ -14,3 +19,21 @@ def test_the_nickname_field_says_the_projector_shows_no_names(store):
     at = open_page(PAGE, query={"class": session.code})
     label = at.text_input(key="cls.nickname").label
     assert "lecturer" in label and "no names" in label, label  # the room's screen is anonymous
+
+
+def test_a_typed_answer_that_is_no_number_is_not_sent_and_says_why(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("drill-k2", True, 7).encode())
+    at = phone(session, student.token)
+    for typed, said in (("0,5", "Use a dot as the decimal point"), ("abc", "Not a number")):
+        at.text_input(key="cls.answer.1").input(typed)
+        at.button(key="cls.send.1").click().run()
+        assert not at.exception
+        assert said in at.warning[0].value and "Not sent" in at.warning[0].value
+        assert store.tally(session.code, 1) == {}, "a typo is not a vote"
+        assert at.text_input(key="cls.answer.1").value == typed, "the typed text stays"
+    at.text_input(key="cls.answer.1").input("-0.7071")
+    at.button(key="cls.send.1").click().run()
+    assert "Your answer is in" in at.success[0].value
+    assert store.tally(session.code, 1) == {"-0.7071": 1}
