@@ -16,6 +16,7 @@ Widget keys: ``cls.nickname``, ``cls.join``, ``cls.answer.<round>``, ``cls.sure.
 
 from __future__ import annotations
 
+import re
 import time
 
 import streamlit as st
@@ -286,6 +287,16 @@ def not_a_number(question, answer: str) -> str | None:
     return grade_numeric(answer, 0.0, tol=1.0).feedback
 
 
+_VERDICT = re.compile(r"^(?:Right|Not quite)\s*[:.]\s*")
+
+
+def without_verdict(feedback: str) -> str:
+    """A number's feedback without the grader's own verdict ("Right: the exact value is
+    0.7071." -> "The exact value is 0.7071."): the phone says **Right.** already."""
+    rest = _VERDICT.sub("", feedback, count=1)
+    return rest[:1].upper() + rest[1:]
+
+
 def notice() -> None:
     kind, text = st.session_state.pop("cls.notice", (None, None))
     if kind:
@@ -295,8 +306,9 @@ def notice() -> None:
 def result(store, code, r: Round, question, drill, spec, answers, mine, order) -> None:
     """Right or wrong, the explanation and, in "be the group", the student's advantage."""
     grade = grade_answer(question, drill, mine.answer)
+    feedback = without_verdict(grade.feedback) if question.kind == "numeric" else grade.feedback
     (st.success if grade.correct else st.error)(
-        ("**Right.** " if grade.correct else "**Not this time.** ") + grade.feedback
+        ("**Right.** " if grade.correct else "**Not this time.** ") + feedback
     )
     if spec.group:
         group = room_group(

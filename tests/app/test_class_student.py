@@ -4,14 +4,20 @@ a number, and a session that ends before its first question."""
 
 from __future__ import annotations
 
-from practice.class_round import RoundSpec
+from practice.class_round import RoundSpec, drill_of
 from tests.app.conftest import open_page
 from tests.app.test_class_mode import PAGE
 from tests.app.test_class_mode import store as store  # the fixture
+from ui import quiz_widgets as qw
 
 
 def phone(session, token):
     return open_page(PAGE, query={"class": session.code, "student": token})
+
+
+def reveal(store, code: str, number: int = 1) -> None:
+    store.close_round(code, number)
+    store.set_reveal(code, number, "answer")
 
 
 def test_the_nickname_field_says_the_projector_shows_no_names(store):
@@ -37,3 +43,15 @@ def test_a_typed_answer_that_is_no_number_is_not_sent_and_says_why(store):
     at.button(key="cls.send.1").click().run()
     assert "Your answer is in" in at.success[0].value
     assert store.tally(session.code, 1) == {"-0.7071": 1}
+
+
+def test_a_right_number_is_called_right_once(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    spec = RoundSpec("drill-k2", False, 7)
+    store.open_round(session.code, spec.encode())
+    drill = drill_of(qw.by_id()["drill-k2"], spec.seed)
+    store.submit(session.code, 1, student.token, f"{drill.expected:.4f}", "id")
+    reveal(store, session.code)
+    verdict = phone(session, student.token).success[0].value
+    assert verdict == f"**Right.** The exact value is {drill.expected:.4f}.", verdict
