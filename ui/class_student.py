@@ -260,8 +260,12 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     up = "Time is up. " if r.closes is not None and r.reveal == "none" else ""
     if mine is None:
         st.info(f"{up}This round is closed; you did not answer it.")
+        if r.reveal == "answer":  # the room learns the answer now: so does this phone
+            view.answer_key(question, drill, order)
     elif r.reveal != "answer":
-        st.info(f"{up}Answers are closed. Wait for the reveal.")
+        gave = markdown_safe(shown_answer(question, mine.answer, order))
+        sure = f" ({mine.confidence})" if mine.confidence else ""
+        st.info(f"{up}Answers are closed: yours is **{gave}**{sure}. Wait for the reveal.")
     else:
         result(store, code, r, question, drill, spec, answers, mine, order)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from practice.class_round import RoundSpec, drill_of
 from tests.app.conftest import open_page
-from tests.app.test_class_mode import PAGE
+from tests.app.test_class_mode import PAGE, all_text
 from tests.app.test_class_mode import store as store  # the fixture
 from ui import quiz_widgets as qw
 
@@ -55,3 +55,33 @@ def test_a_right_number_is_called_right_once(store):
     reveal(store, session.code)
     verdict = phone(session, student.token).success[0].value
     assert verdict == f"**Right.** The exact value is {drill.expected:.4f}.", verdict
+
+
+def test_a_student_who_missed_the_round_still_sees_the_answer_at_the_reveal(store):
+    session = store.create_session()
+    voter, late = store.join(session.code), store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    store.submit(session.code, 1, voter.token, "1", "id")
+    store.close_round(session.code, 1)
+    at = phone(session, late.token)
+    assert "you did not answer it" in all_text(at) and "Why each option" not in all_text(at)
+    store.set_reveal(session.code, 1, "answer")
+    at.run()
+    assert not at.exception
+    assert "you did not answer it" in all_text(at)
+    assert "Why each option" in all_text(at), "the room learns the answer: so does this phone"
+    assert any("Explanation" in i.value for i in at.info)
+
+
+def test_a_closed_round_reminds_the_student_of_their_vote(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    at = phone(session, student.token)
+    at.radio(key="cls.answer.1").set_value(1)
+    at.radio(key="cls.sure.1").set_value("certain")
+    at.button(key="cls.send.1").click().run()
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "distribution")
+    at.run()
+    assert "Answers are closed: yours is **B** (certain). Wait for the reveal." in all_text(at)
