@@ -133,6 +133,12 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
     seat.remember_client()  # last: a script element here never moves the form
 
 
+def shown_state(r: Round | None, session: ClassSession):
+    """What the phone shows, in a value that changes when the lecturer acts: the round's
+    state, and whether the session ended (also before any round was opened)."""
+    return state_of(r, session), session.ended
+
+
 @st.fragment(run_every=POLL_SECONDS)
 @store_guard.calm
 def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> None:
@@ -140,14 +146,16 @@ def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> N
     its countdown, revealed); show the time left of a countdown ending at ``closes``."""
     try:
         session = store.session(code)
-        now = state_of(store.current_round(code), session)
+        now = shown_state(store.current_round(code), session)
     except UnknownSession:
-        now = "gone"
+        session, now = None, "gone"
     except Exception:
         st.caption(":orange[Reconnecting to the class…]")
         return
     if now != shown:
         st.rerun()
+    if session is None or session.ended:
+        return  # nothing more will appear here: no "live" line under "this session ended"
     left = time_left(closes, time.time())
     if left is not None and left > 0:
         st.html(_CLOCK.format(left=left, text=clock_text(left)), unsafe_allow_javascript=True)
@@ -204,7 +212,7 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     code = session.code
     resend_pending(store, code, token)
     r = store.current_round(code)
-    watch(store, code, state_of(r, session), r and r.closes)
+    watch(store, code, shown_state(r, session), r and r.closes)
     if session.ended:
         st.info("The lecturer ended this session. Thank you for taking part!")
         return

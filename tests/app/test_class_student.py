@@ -9,6 +9,7 @@ from tests.app.conftest import open_page
 from tests.app.test_class_mode import PAGE, all_text
 from tests.app.test_class_mode import store as store  # the fixture
 from ui import quiz_widgets as qw
+from ui.class_student import shown_state
 
 
 def phone(session, token):
@@ -85,3 +86,17 @@ def test_a_closed_round_reminds_the_student_of_their_vote(store):
     store.set_reveal(session.code, 1, "distribution")
     at.run()
     assert "Answers are closed: yours is **B** (certain). Wait for the reveal." in all_text(at)
+
+
+def test_an_ended_session_reaches_a_waiting_phone_and_promises_nothing_more(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    at = phone(session, student.token)
+    assert "Live: the next question appears here" in all_text(at)
+    before = shown_state(store.current_round(session.code), store.session(session.code))
+    store.end_session(session.code)
+    after = shown_state(store.current_round(session.code), store.session(session.code))
+    assert before != after, "the phone's poll sees the end, before any round too"
+    at.run()
+    assert "ended this session" in all_text(at)
+    assert "Live:" not in all_text(at), "no question will appear any more"
