@@ -241,3 +241,18 @@ def _walk(node):
     for child in getattr(node, "children", {}).values():
         yield child
         yield from _walk(child)
+
+
+def test_an_ended_session_offers_the_next_one_at_one_press(store):
+    """Ending a session left the lecturer at a dead end: no control but the CSV."""
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    lect.button(key="cls.end").click().run()
+    lect.button(key="cls.end_confirm").click().run()
+    assert not lect.exception and store.session(session.code).ended
+    assert "cls.open" not in keys(lect) and lect.get("download_button"), "only the CSV"
+    lect.button(key="cls.restart").click().run()
+    assert not lect.exception
+    code = lect.query_params["class"]
+    assert code != session.code and not store.session(code).ended
+    assert lect.query_params["screen"] == "lecturer" and "cls.open" in keys(lect)
