@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.conventions import SCALES
@@ -138,7 +139,11 @@ def drop_non_finite_numbers(query) -> None:
     this app takes a non-finite number. The parameter leaves the URL and the values the
     page was opened with (which the bound widgets read), so the widget shows its default
     and ``link_values_ignored`` names the parameter. An empty value goes too: a required
-    segmented control bound to the URL returns None for ``?dif.ddof=``."""
+    segmented control bound to the URL returns None for ``?dif.ddof=``.
+
+    A parameter bound to a widget that is already on the page stays: its value is what the
+    reader typed there (a rewards box emptied, or "inf" in it), the widget's to judge, and
+    Streamlit refuses to delete it."""
     for key in list(query):
         if key in LINK_PARAMS:
             continue
@@ -148,7 +153,10 @@ def drop_non_finite_numbers(query) -> None:
         except (TypeError, ValueError, OverflowError):
             continue
         if unusable:
-            del query[key]
+            try:
+                del query[key]
+            except StreamlitAPIException:  # bound to a widget on the page: its own value
+                continue
             _forget_initial_value(key)
 
 
