@@ -17,3 +17,24 @@ def test_epsilon_rewards_box_emptied_or_infinite_is_a_message(page, app_url):
         alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
         assert any(message in a for a in alerts), alerts
     shot(page, "qa-epsilon-infinite-reward")
+
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+def test_walkthrough_step_buttons_show_each_arrow_once(clean_page, app_url):
+    """The step buttons read "← Previous ←" and "Next → →" on the projector: the label's
+    arrow and Streamlit's shortcut badge. The badge is hidden; the arrow keys still step."""
+    page = clean_page(PROJECTOR)
+    open_path(page, app_url, "/walkthrough?present=1")
+    for key in ("wt-prev", "wt-next"):
+        button = page.locator(f".st-key-{key} button").first  # (Streamlit draws a hidden twin)
+        assert button.locator("kbd").count() == 1  # the shortcut is still declared
+        assert not button.locator("kbd").is_visible()
+        shown = button.evaluate("b => b.innerText")
+        assert shown.count("←") + shown.count("→") == 1, shown
+    page.keyboard.press("ArrowRight")
+    settle(page)
+    assert "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
+    assert_healthy(page)
+    shot(page, "qa-walkthrough-projector-step-buttons")
