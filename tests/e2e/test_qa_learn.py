@@ -38,3 +38,23 @@ def test_walkthrough_step_buttons_show_each_arrow_once(clean_page, app_url):
     assert "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
     assert_healthy(page)
     shot(page, "qa-walkthrough-projector-step-buttons")
+
+
+CLIPPED = """(key) => {
+  const box = document.querySelector(`.st-key-${key}`);
+  const column = box.closest('[data-testid="stColumn"]').getBoundingClientRect();
+  return [...box.querySelectorAll('button')]
+    .filter((b) => b.offsetParent !== null)
+    .filter((b) => b.getBoundingClientRect().right > column.right + 0.5)
+    .map((b) => b.innerText);
+}"""
+"""The buttons of a widget that reach past the right edge of their column (cut off there)."""
+
+
+def test_difficulty_ddof_choice_fits_its_column_on_the_projector(clean_page, app_url):
+    """At 1280x720 in presentation mode "K (ddof=0)" was cut at the column's edge."""
+    page = clean_page(PROJECTOR)
+    open_path(page, app_url, "/difficulty?present=1")
+    assert page.evaluate(CLIPPED, "dif-ddof") == []
+    assert_healthy(page)
+    shot(page, "qa-difficulty-projector-controls")
