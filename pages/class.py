@@ -41,12 +41,6 @@ if problem:
     st.stop()
 
 
-def _start() -> None:
-    new = store.create_session()
-    access.grant(new)
-    st.query_params.from_dict({CODE_PARAM: new.code, SCREEN_PARAM: LECTURER})
-
-
 def _project(typed: str) -> None:
     st.session_state[present.KEY] = True
     st.query_params.from_dict({CODE_PARAM: normal_code(typed), SCREEN_PARAM: PROJECTOR})
@@ -76,7 +70,8 @@ if not code:
             "Start a class session",
             key="cls.start",
             icon=":material/co_present:",
-            on_click=_start,
+            on_click=lecturer.start_session,
+            args=(store,),
         )
         st.caption(
             "This window becomes your lecturer screen, with the controls; it opens the "

@@ -46,7 +46,7 @@ st.title("Difficulty bias & Dr. GRPO")
 st.markdown(lab.words("difficulty", "intro"))
 narrate.listen(lab.words("difficulty", "intro"))
 
-c1, c2, c3, c4 = st.columns([1, 2, 3, 1], vertical_alignment="bottom")
+c1, c2, c3, c4 = st.columns([1, 3, 2, 1], vertical_alignment="bottom")  # ddof fits a slide
 group_size = int(
     c1.number_input("Answers (K)", 2, state.MAX_K, 16, key="dif.k", bind="query-params")
 )

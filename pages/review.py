@@ -4,7 +4,7 @@ import streamlit as st
 
 from practice.class_qr import qr_png
 from practice.review import due_today, next_card
-from ui import learner, page
+from ui import learner, page, present
 from ui import quiz_widgets as qw
 from ui import review_page as rp
 from ui.class_store import class_store
@@ -31,20 +31,27 @@ key = learner.ensure()
 store = class_store()
 attempts = store.attempts(key)
 
-with st.expander("Your learner link: keep it to come back", expanded=not attempts):
-    link = learner.link(key)
-    st.markdown(
-        "Your progress is stored under this private link, not in your browser. Bookmark it, "
-        "or scan it on another device. Anyone with the link sees your progress; it is never "
-        "part of a share link."
+if present.active():  # a shared screen: the private link, its key and QR code stay off it
+    st.info(
+        "Presentation mode is on, so your private learner link and its QR code are hidden. "
+        "Leave presentation mode on your own screen to see them.",
+        icon=":material/visibility_off:",
     )
-    st.code(link, language=None, wrap_lines=True)
-    st.image(
-        qr_png(link, scale=6),
-        caption="Your learner link",
-        width=220,
-        alt="QR code of your learner link",
-    )
+else:
+    with st.expander("Your learner link: keep it to come back", expanded=not attempts):
+        link = learner.link(key)
+        st.markdown(
+            "Your progress is stored under this private link, not in your browser. Bookmark it, "
+            "or scan it on another device. Anyone with the link sees your progress; it is never "
+            "part of a share link."
+        )
+        st.code(link, language=None, wrap_lines=True)
+        st.image(
+            qr_png(link, scale=6),
+            caption="Your learner link",
+            width=220,
+            alt="QR code of your learner link",
+        )
 
 # 1 · Due today ---------------------------------------------------------------------------------
 st.header("1 · Due today")

@@ -96,6 +96,7 @@ step = st.session_state["wt.step"]
 state.write_link_values("wt.step", "wt.prompt", "wt.answer")
 words = STEPS[step - 1]
 slide = slide or st.container()
+wp.step_buttons_style()
 prev, where, after = slide.columns([1, 4, 1], vertical_alignment="center")
 prev.button(
     "← Previous",

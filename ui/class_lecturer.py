@@ -25,7 +25,7 @@ import streamlit as st
 from content.citations import cite
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.format import fmt, plural, tex
-from practice.class_link import lecturer_query, projector_query
+from practice.class_link import CODE_PARAM, LECTURER, SCREEN_PARAM, lecturer_query, projector_query
 from practice.class_peer import confidence_split, next_step, transitions
 from practice.class_qr import qr_png
 from practice.class_results import RoundAnswers, result_rows, results_csv
@@ -36,6 +36,7 @@ from practice.class_round import (
     new_spec,
 )
 from practice.store.base import ClassSession, ClassStore, Round
+from ui import class_access as access
 from ui import class_own as own
 from ui import class_projector as room
 from ui import class_round_view as view
@@ -390,8 +391,16 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
         key="cls.csv",
         icon=":material/download:",
     )
-    if session.ended:
-        right.info("This session has ended.")
+    if session.ended:  # what next: another session, at one press
+        right.info("This session has ended; its results stay downloadable.")
+        right.button(
+            "Start a new class session",
+            key="cls.restart",
+            icon=":material/co_present:",
+            type="primary",
+            on_click=start_session,
+            args=(store,),
+        )
     elif not st.session_state.get(_ENDING):
         right.button("End the session…", key="cls.end", on_click=_ask_to_end, args=(True,))
     else:
@@ -409,6 +418,13 @@ def end_panel(store: ClassStore, session: ClassSession) -> None:
                 args=(store, session.code),
             )
             no.button("Cancel", key="cls.end_cancel", on_click=_ask_to_end, args=(False,))
+
+
+def start_session(store: ClassStore) -> None:
+    """Start a class session: this tab holds its lecturer's right and shows its screen."""
+    new = store.create_session()
+    access.grant(new)
+    st.query_params.from_dict({CODE_PARAM: new.code, SCREEN_PARAM: LECTURER})
 
 
 def _lock(store: ClassStore, code: str) -> None:

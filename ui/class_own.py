@@ -41,8 +41,18 @@ _OPTION_KEYS = tuple(f"cls.own_opt.{i}" for i in range(MAX_OPTIONS))
 _FORM_KEYS = ("cls.own_prompt", "cls.own_value", "cls.own_tol", "cls.own_explanation")
 
 
-def _say(kind: str, text: str) -> None:
-    st.session_state[_MESSAGE] = (kind, text)
+def _say(kind: str, text: str, where: str = "type") -> None:
+    """Say ``text`` under the button pressed (``where``: "type" or "files"): at the top of
+    the panel it sat above the fold of a 1280x720 screen, and the button seemed to do nothing."""
+    st.session_state[_MESSAGE] = (kind, text, where)
+
+
+def _said(where: str) -> None:
+    """The message of the last press of a button in ``where``, once."""
+    message = st.session_state.get(_MESSAGE)
+    if message and message[2] == where:
+        del st.session_state[_MESSAGE]
+        getattr(st, message[0])(message[1])
 
 
 def _keep(store: ClassStore, code: str, questions) -> None:
@@ -94,10 +104,14 @@ def _import(store: ClassStore, code: str) -> None:
         questions = merged(kept, text, qw.by_id())
         _keep(store, code, questions)
     except (SetProblem, StoreRefusal) as err:
-        _say("error", f"Nothing was imported. {markdown_safe(str(err))}")
+        _say("error", f"Nothing was imported. {markdown_safe(str(err))}", "files")
         return
     added = len(questions) - len(kept)
-    _say("success", f"Imported: {added} new question{'s' * (added != 1)}, in the picker above.")
+    _say(
+        "success",
+        f"Imported: {added} new question{'s' * (added != 1)}, in the picker above.",
+        "files",
+    )
 
 
 def own_panel(store: ClassStore, code: str) -> None:
@@ -108,8 +122,6 @@ def own_panel(store: ClassStore, code: str) -> None:
         key="cls.own_open",  # open or closed is kept by the server: a rerun that redraws
         on_change="rerun",  # the screen above it cannot close it under the lecturer's hands
     ):
-        if message := st.session_state.pop(_MESSAGE, None):
-            getattr(st, message[0])(message[1])
         typing, files = st.tabs(["Type a question", "Import or export (TOML)"])
         with typing:
             _type_form(store, code)
@@ -156,6 +168,7 @@ def _type_form(store: ClassStore, code: str) -> None:
             on_click=_add,
             args=(store, code),
         )
+    _said("type")
 
 
 def _files(store: ClassStore, code: str) -> None:
@@ -173,6 +186,7 @@ def _files(store: ClassStore, code: str) -> None:
         icon=":material/download:",
         disabled=not own,
     )
+    _said("files")
     st.caption(
         "The bank's format (content/questions.toml): [[question]] items of kind choice or "
         "redflag with [[question.options]], or kind number with answer and tol."

@@ -16,6 +16,7 @@ Widget keys: ``cls.nickname``, ``cls.join``, ``cls.answer.<round>``, ``cls.sure.
 
 from __future__ import annotations
 
+import re
 import time
 
 import streamlit as st
@@ -31,6 +32,7 @@ from practice.class_link import (
 )
 from practice.class_results import shown_answer
 from practice.class_round import clock_text, grade_answer, time_left
+from practice.grading import grade_numeric, parse_number
 from practice.store.base import (
     MAX_ANSWER_CHARS,
     MAX_NICKNAME_CHARS,
@@ -99,6 +101,11 @@ _DECIMAL_KEYPAD = """<script>
 answer field (Streamlit's text input takes no such option)."""
 
 
+NICKNAME_LABEL = "Nickname (optional: only your lecturer sees it; the projector shows no names)"
+"""The projector is anonymous (``ui.class_projector``); names reach the lecturer's screen
+and the results CSV only."""
+
+
 def join_form(store: ClassStore, session: ClassSession) -> None:
     """An optional nickname and the Join button: the seat goes into the URL and the tab
     (``ui.class_seat``); a browser that already has a seat gets the same one back."""
@@ -106,7 +113,7 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
     client = seat.client_key()
     with st.form("cls.join_form"):
         nickname = st.text_input(
-            "Nickname (optional: shown on the projector)",
+            NICKNAME_LABEL,
             max_chars=MAX_NICKNAME_CHARS,
             key="cls.nickname",
             placeholder="leave empty to stay anonymous",
@@ -126,6 +133,12 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
     seat.remember_client()  # last: a script element here never moves the form
 
 
+def shown_state(r: Round | None, session: ClassSession):
+    """What the phone shows, in a value that changes when the lecturer acts: the round's
+    state, and whether the session ended (also before any round was opened)."""
+    return state_of(r, session), session.ended
+
+
 @st.fragment(run_every=POLL_SECONDS)
 @store_guard.calm
 def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> None:
@@ -133,14 +146,16 @@ def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> N
     its countdown, revealed); show the time left of a countdown ending at ``closes``."""
     try:
         session = store.session(code)
-        now = state_of(store.current_round(code), session)
+        now = shown_state(store.current_round(code), session)
     except UnknownSession:
-        now = "gone"
+        session, now = None, "gone"
     except Exception:
         st.caption(":orange[Reconnecting to the class…]")
         return
     if now != shown:
         st.rerun()
+    if session is None or session.ended:
+        return  # nothing more will appear here: no "live" line under "this session ended"
     left = time_left(closes, time.time())
     if left is not None and left > 0:
         st.html(_CLOCK.format(left=left, text=clock_text(left)), unsafe_allow_javascript=True)
@@ -197,7 +212,7 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     code = session.code
     resend_pending(store, code, token)
     r = store.current_round(code)
-    watch(store, code, state_of(r, session), r and r.closes)
+    watch(store, code, shown_state(r, session), r and r.closes)
     if session.ended:
         st.info("The lecturer ended this session. Thank you for taking part!")
         return
@@ -230,6 +245,8 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
             if st.form_submit_button("Send answer", key=f"cls.send.{r.number}", type="primary"):
                 if answer is None:
                     st.session_state["cls.notice"] = ("warning", "Pick or type an answer first.")
+                elif (problem := not_a_number(question, answer)) is not None:
+                    st.session_state["cls.notice"] = ("warning", f"Not sent: {problem}")
                 elif len(answer) > MAX_ANSWER_CHARS:
                     st.session_state["cls.notice"] = (
                         "warning",
@@ -251,8 +268,12 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     up = "Time is up. " if r.closes is not None and r.reveal == "none" else ""
     if mine is None:
         st.info(f"{up}This round is closed; you did not answer it.")
+        if r.reveal == "answer":  # the room learns the answer now: so does this phone
+            view.answer_key(question, drill, order)
     elif r.reveal != "answer":
-        st.info(f"{up}Answers are closed. Wait for the reveal.")
+        gave = markdown_safe(shown_answer(question, mine.answer, order))
+        sure = f" ({mine.confidence})" if mine.confidence else ""
+        st.info(f"{up}Answers are closed: yours is **{gave}**{sure}. Wait for the reveal.")
     else:
         result(store, code, r, question, drill, spec, answers, mine, order)
 
@@ -269,6 +290,25 @@ def voted(question, answer: str, order, confidence: str = "") -> str:
     )
 
 
+def not_a_number(question, answer: str) -> str | None:
+    """Why a typed answer to a number question is no number ("Use a dot as the decimal
+    point, e.g. 0.94."), in the quiz's words; None when it is one, or the question asks
+    for no number. Such an answer is not sent: a typo is not a vote."""
+    if question.kind != "numeric" or parse_number(answer) is not None:
+        return None
+    return grade_numeric(answer, 0.0, tol=1.0).feedback
+
+
+_VERDICT = re.compile(r"^(?:Right|Not quite)\s*[:.]\s*")
+
+
+def without_verdict(feedback: str) -> str:
+    """A number's feedback without the grader's own verdict ("Right: the exact value is
+    0.7071." -> "The exact value is 0.7071."): the phone says **Right.** already."""
+    rest = _VERDICT.sub("", feedback, count=1)
+    return rest[:1].upper() + rest[1:]
+
+
 def notice() -> None:
     kind, text = st.session_state.pop("cls.notice", (None, None))
     if kind:
@@ -278,8 +318,9 @@ def notice() -> None:
 def result(store, code, r: Round, question, drill, spec, answers, mine, order) -> None:
     """Right or wrong, the explanation and, in "be the group", the student's advantage."""
     grade = grade_answer(question, drill, mine.answer)
+    feedback = without_verdict(grade.feedback) if question.kind == "numeric" else grade.feedback
     (st.success if grade.correct else st.error)(
-        ("**Right.** " if grade.correct else "**Not this time.** ") + grade.feedback
+        ("**Right.** " if grade.correct else "**Not this time.** ") + feedback
     )
     if spec.group:
         group = room_group(

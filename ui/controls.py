@@ -121,5 +121,15 @@ def share_link() -> None:
         st.warning(message)
         st.toast(message, icon=":material/link_off:")
     base = (st.context.url or "").split("?")[0]
-    query = urlencode(state.shareable(st.query_params.to_dict()))
-    st.code(f"{base}?{query}" if base else f"?{query}", language=None, wrap_lines=True)
+    st.code(
+        link_url(base, state.shareable(st.query_params.to_dict())), language=None, wrap_lines=True
+    )
+
+
+def link_url(base: str, params: dict[str, str]) -> str:
+    """``base`` with ``params`` as its query; a view at its defaults has none (no bare "?").
+    Without a base (AppTest) the query alone, "?" included."""
+    query = urlencode(params)
+    if not base:
+        return f"?{query}"
+    return f"{base}?{query}" if query else base

@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from grpo_core import CONVENTIONS, get_convention
 from grpo_core.conventions import SCALES
@@ -30,6 +31,7 @@ from grpo_core.format import shortest
 from grpo_core.links import decode_rewards, encode_rewards
 from grpo_core.parsing import CellError, ParsedRewards, parse_reward, parse_reward_grid
 from practice.class_link import PRIVATE_PARAMS as CLASS_PRIVATE_PARAMS
+from ui.text import markdown_safe
 
 MAX_PROMPTS, MAX_K, MIN_K = 8, 64, 2
 DEFAULT_GRID = [
@@ -138,7 +140,11 @@ def drop_non_finite_numbers(query) -> None:
     this app takes a non-finite number. The parameter leaves the URL and the values the
     page was opened with (which the bound widgets read), so the widget shows its default
     and ``link_values_ignored`` names the parameter. An empty value goes too: a required
-    segmented control bound to the URL returns None for ``?dif.ddof=``."""
+    segmented control bound to the URL returns None for ``?dif.ddof=``.
+
+    A parameter bound to a widget that is already on the page stays: its value is what the
+    reader typed there (a rewards box emptied, or "inf" in it), the widget's to judge, and
+    Streamlit refuses to delete it."""
     for key in list(query):
         if key in LINK_PARAMS:
             continue
@@ -148,7 +154,10 @@ def drop_non_finite_numbers(query) -> None:
         except (TypeError, ValueError, OverflowError):
             continue
         if unusable:
-            del query[key]
+            try:
+                del query[key]
+            except StreamlitAPIException:  # bound to a widget on the page: its own value
+                continue
             _forget_initial_value(key)
 
 
@@ -197,24 +206,41 @@ def settings() -> Settings:
 
 
 def settings_errors() -> list[str]:
-    """Plain-words problems with the eps and clip typed by hand."""
+    """Plain-words problems with the eps and clip typed by hand, in the setting's words (the
+    reward parser's own messages speak of rewards), quoting what was typed."""
     s = st.session_state
     if not s["settings.custom"]:
         return []
     errors = []
-    try:
-        eps = parse_reward(s["settings.eps"])
-        if eps is None or eps < 0:
-            errors.append("eps must be a number ≥ 0 (for example 1e-4); using the convention's.")
-    except ValueError as e:
-        errors.append(f"eps: {e}; using the convention's.")
-    try:
-        clip = parse_reward(s["settings.clip"])
-        if clip is not None and clip <= 0:
-            errors.append("clip must be a positive number, or blank for no clamp.")
-    except ValueError as e:
-        errors.append(f"clip: {e}; no clamp applied.")
+    eps = _number_or_nan(s["settings.eps"])
+    if eps is None or not eps >= 0:
+        errors.append(
+            f"eps must be a number ≥ 0 such as 1e-4, not {_typed(s['settings.eps'])}; "
+            "using the convention's."
+        )
+    clip = _number_or_nan(s["settings.clip"])
+    if clip is not None and not clip > 0:
+        errors.append(
+            f"clip must be a positive number, or blank for no clamp, not "
+            f"{_typed(s['settings.clip'])}; no clamp applied."
+        )
     return errors
+
+
+def _number_or_nan(text) -> float | None:
+    """The finite number typed, None when blank, NaN when it is not one."""
+    try:
+        return parse_reward(text)
+    except ValueError:
+        return math.nan
+
+
+def _typed(text) -> str:
+    """What was typed, quoted and escaped for a message (at most 20 characters), or "blank"."""
+    text = str(text or "").strip()
+    if not text:
+        return "blank"
+    return f"'{markdown_safe(text[:20])}{'…' if len(text) > 20 else ''}'"
 
 
 def shareable(params: dict[str, str]) -> dict[str, str]:

@@ -60,6 +60,19 @@ def go_to(step: int) -> None:
     st.session_state["wt.step"] = min(max(step, 1), len(STEPS))
 
 
+STEP_BUTTONS_CSS = """
+<style>
+  .st-key-wt-prev kbd, .st-key-wt-next kbd { display: none; }
+</style>
+"""
+"""The step buttons' labels carry their arrow keys ("← Previous", "Next →"); Streamlit's
+shortcut badge repeated them ("← Previous ←"). The tooltip still names the key."""
+
+
+def step_buttons_style() -> None:
+    st.html(STEP_BUTTONS_CSS)
+
+
 PHONE_NEXT_CSS = """
 <style>
   .st-key-wt-next-below { display: none; }

@@ -216,3 +216,43 @@ def test_the_lecturers_questions_are_no_control_for_the_room(store):
     at = phone(session, student.token)
     assert not at.exception and "How many completions per prompt" in all_text(at)
     assert not {"cls.own_add", "cls.own_import"} & keys(at)
+
+
+def test_each_message_of_the_own_questions_panel_stands_under_its_button(store):
+    """At the panel's top, the message sat above the fold of a 1280x720 lecturer screen:
+    pressing Add or Import seemed to do nothing. It stands in the button's tab, after it."""
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    lect.button(key="cls.own_add").click().run()  # nothing typed
+    typing, files = lect.tabs
+    assert [e.value for e in typing.error] and "Not added" in typing.error[0].value
+    lect.text_area(key="cls.own_paste").input(SET)
+    lect.button(key="cls.own_import").click().run()
+    typing, files = lect.tabs
+    assert "Imported: 2 new questions" in files.success[0].value
+    assert not typing.error and not typing.success, "a message is said once, where it belongs"
+    tree = [n.proto for n in _walk(files)]
+    button = next(i for i, p in enumerate(tree) if "cls.own_import" in str(p))
+    said = next(i for i, p in enumerate(tree) if "Imported: 2 new questions" in str(p))
+    assert said > button
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
+
+
+def test_an_ended_session_offers_the_next_one_at_one_press(store):
+    """Ending a session left the lecturer at a dead end: no control but the CSV."""
+    session = store.create_session()
+    lect = open_page(PAGE, query=lecturer(session))
+    lect.button(key="cls.end").click().run()
+    lect.button(key="cls.end_confirm").click().run()
+    assert not lect.exception and store.session(session.code).ended
+    assert "cls.open" not in keys(lect) and lect.get("download_button"), "only the CSV"
+    lect.button(key="cls.restart").click().run()
+    assert not lect.exception
+    code = lect.query_params["class"]
+    assert code != session.code and not store.session(code).ended
+    assert lect.query_params["screen"] == "lecturer" and "cls.open" in keys(lect)

@@ -65,7 +65,26 @@ def test_custom_settings_override_the_convention():
     frame = table(at)
     np.testing.assert_allclose(frame[frame.prompt == 1].advantage.abs(), 1.0)
     at.text_input(key="w.settings.eps").set_value("lots").run()
-    assert any("eps: 'lots' is not a number" in w for w in texts(at, "warning"))
+    assert any(
+        "eps must be a number ≥ 0 such as 1e-4, not 'lots'" in w for w in texts(at, "warning")
+    )
+    assert not at.exception
+
+
+@pytest.mark.parametrize(("eps", "clip"), [("inf", "1e999"), ("nan", "-1"), ("", "**0**")])
+def test_a_bad_eps_or_clip_is_named_in_its_own_words(eps, clip):
+    """The reward parser's messages spoke of rewards ("inf is infinite; rewards must be
+    finite") under the eps box; each setting's warning names the setting and what was typed."""
+    at = open_page(PAGE)
+    at.toggle(key="w.settings.custom").set_value(True).run()
+    at.text_input(key="w.settings.eps").set_value(eps)
+    at.text_input(key="w.settings.clip").set_value(clip).run()
+    warnings = [w for w in texts(at, "warning") if w.startswith(("eps", "clip"))]
+    assert len(warnings) == 2, warnings
+    assert warnings[0].startswith("eps must be a number ≥ 0 such as 1e-4, not ")
+    assert warnings[1].startswith("clip must be a positive number, or blank for no clamp, not ")
+    assert not any("reward" in w for w in warnings), warnings
+    assert "\\*\\*0\\*\\*" in warnings[1] or clip != "**0**"  # typed text shown verbatim
     assert not at.exception
 
 

@@ -325,3 +325,20 @@ def test_a_few_topics_are_all_drawn(store):
     at = open_page(PAGE, query={LEARNER_PARAM: key})
     data = _chart(at)["data"]
     assert [t.get("visible", True) for t in data] == [True], "one topic, one line, no mean"
+
+
+def test_presenting_keeps_the_learner_link_and_its_qr_code_off_the_shared_screen(store):
+    key = with_a_mistake(store)
+    at = open_page(PAGE, query={LEARNER_PARAM: key, "present": "1"})
+    assert not at.exception, at.exception
+    shown = [str(node.proto) for node in _walk(at.main)]
+    assert not [s for s in shown if key in s], "the private key reached the projector"
+    assert not (at.get("imgs") or at.get("image")), "no QR code of the learner link"
+    assert any("learner link and its QR code are hidden" in i.value for i in at.info)
+    assert "1 · Due today" in [h.value for h in at.header], "the review itself goes on"
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)

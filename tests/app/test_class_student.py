@@ -1,0 +1,102 @@
+"""A student's phone in class mode (ui/class_student.py), as a real room used it: what the
+nickname field promises, a typo in a number, a round the student missed, the verdict on
+a number, and a session that ends before its first question."""
+
+from __future__ import annotations
+
+from practice.class_round import RoundSpec, drill_of
+from tests.app.conftest import open_page
+from tests.app.test_class_mode import PAGE, all_text
+from tests.app.test_class_mode import store as store  # the fixture
+from ui import quiz_widgets as qw
+from ui.class_student import shown_state
+
+
+def phone(session, token):
+    return open_page(PAGE, query={"class": session.code, "student": token})
+
+
+def reveal(store, code: str, number: int = 1) -> None:
+    store.close_round(code, number)
+    store.set_reveal(code, number, "answer")
+
+
+def test_the_nickname_field_says_the_projector_shows_no_names(store):
+    session = store.create_session()
+    at = open_page(PAGE, query={"class": session.code})
+    label = at.text_input(key="cls.nickname").label
+    assert "lecturer" in label and "no names" in label, label  # the room's screen is anonymous
+
+
+def test_a_typed_answer_that_is_no_number_is_not_sent_and_says_why(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("drill-k2", True, 7).encode())
+    at = phone(session, student.token)
+    for typed, said in (("0,5", "Use a dot as the decimal point"), ("abc", "Not a number")):
+        at.text_input(key="cls.answer.1").input(typed)
+        at.button(key="cls.send.1").click().run()
+        assert not at.exception
+        assert said in at.warning[0].value and "Not sent" in at.warning[0].value
+        assert store.tally(session.code, 1) == {}, "a typo is not a vote"
+        assert at.text_input(key="cls.answer.1").value == typed, "the typed text stays"
+    at.text_input(key="cls.answer.1").input("-0.7071")
+    at.button(key="cls.send.1").click().run()
+    assert "Your answer is in" in at.success[0].value
+    assert store.tally(session.code, 1) == {"-0.7071": 1}
+
+
+def test_a_right_number_is_called_right_once(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    spec = RoundSpec("drill-k2", False, 7)
+    store.open_round(session.code, spec.encode())
+    drill = drill_of(qw.by_id()["drill-k2"], spec.seed)
+    store.submit(session.code, 1, student.token, f"{drill.expected:.4f}", "id")
+    reveal(store, session.code)
+    verdict = phone(session, student.token).success[0].value
+    assert verdict == f"**Right.** The exact value is {drill.expected:.4f}.", verdict
+
+
+def test_a_student_who_missed_the_round_still_sees_the_answer_at_the_reveal(store):
+    session = store.create_session()
+    voter, late = store.join(session.code), store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    store.submit(session.code, 1, voter.token, "1", "id")
+    store.close_round(session.code, 1)
+    at = phone(session, late.token)
+    assert "you did not answer it" in all_text(at) and "Why each option" not in all_text(at)
+    store.set_reveal(session.code, 1, "answer")
+    at.run()
+    assert not at.exception
+    assert "you did not answer it" in all_text(at)
+    assert "Why each option" in all_text(at), "the room learns the answer: so does this phone"
+    assert any("Explanation" in i.value for i in at.info)
+
+
+def test_a_closed_round_reminds_the_student_of_their_vote(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    at = phone(session, student.token)
+    at.radio(key="cls.answer.1").set_value(1)
+    at.radio(key="cls.sure.1").set_value("certain")
+    at.button(key="cls.send.1").click().run()
+    store.close_round(session.code, 1)
+    store.set_reveal(session.code, 1, "distribution")
+    at.run()
+    assert "Answers are closed: yours is **B** (certain). Wait for the reveal." in all_text(at)
+
+
+def test_an_ended_session_reaches_a_waiting_phone_and_promises_nothing_more(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    at = phone(session, student.token)
+    assert "Live: the next question appears here" in all_text(at)
+    before = shown_state(store.current_round(session.code), store.session(session.code))
+    store.end_session(session.code)
+    after = shown_state(store.current_round(session.code), store.session(session.code))
+    assert before != after, "the phone's poll sees the end, before any round too"
+    at.run()
+    assert "ended this session" in all_text(at)
+    assert "Live:" not in all_text(at), "no question will appear any more"

@@ -1,0 +1,60 @@
+"""What a reader saw on the learning and lab pages that the other tests did not catch
+(session 10's QA pass): each test opens one page once and checks what it shows."""
+
+from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+
+
+def test_epsilon_rewards_box_emptied_or_infinite_is_a_message(page, app_url):
+    """Emptying the near-tie box (or typing inf in it) put "eps.group=" in the URL, and the
+    next run's link check tried to delete that widget-bound parameter: a traceback."""
+    open_path(page, app_url, "/epsilon")
+    box = page.get_by_label("Rewards of one group", exact=True)
+    for typed, message in [("", "Type at least two rewards"), ("inf, 1", "infinite")]:
+        box.fill(typed)
+        box.press("Enter")
+        settle(page)
+        assert_healthy(page)
+        alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+        assert any(message in a for a in alerts), alerts
+    shot(page, "qa-epsilon-infinite-reward")
+
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+def test_walkthrough_step_buttons_show_each_arrow_once(clean_page, app_url):
+    """The step buttons read "← Previous ←" and "Next → →" on the projector: the label's
+    arrow and Streamlit's shortcut badge. The badge is hidden; the arrow keys still step."""
+    page = clean_page(PROJECTOR)
+    open_path(page, app_url, "/walkthrough?present=1")
+    for key in ("wt-prev", "wt-next"):
+        button = page.locator(f".st-key-{key} button").first  # (Streamlit draws a hidden twin)
+        assert button.locator("kbd").count() == 1  # the shortcut is still declared
+        assert not button.locator("kbd").is_visible()
+        shown = button.evaluate("b => b.innerText")
+        assert shown.count("←") + shown.count("→") == 1, shown
+    page.keyboard.press("ArrowRight")
+    settle(page)
+    assert "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
+    assert_healthy(page)
+    shot(page, "qa-walkthrough-projector-step-buttons")
+
+
+CLIPPED = """(key) => {
+  const box = document.querySelector(`.st-key-${key}`);
+  const column = box.closest('[data-testid="stColumn"]').getBoundingClientRect();
+  return [...box.querySelectorAll('button')]
+    .filter((b) => b.offsetParent !== null)
+    .filter((b) => b.getBoundingClientRect().right > column.right + 0.5)
+    .map((b) => b.innerText);
+}"""
+"""The buttons of a widget that reach past the right edge of their column (cut off there)."""
+
+
+def test_difficulty_ddof_choice_fits_its_column_on_the_projector(clean_page, app_url):
+    """At 1280x720 in presentation mode "K (ddof=0)" was cut at the column's edge."""
+    page = clean_page(PROJECTOR)
+    open_path(page, app_url, "/difficulty?present=1")
+    assert page.evaluate(CLIPPED, "dif-ddof") == []
+    assert_healthy(page)
+    shot(page, "qa-difficulty-projector-controls")
