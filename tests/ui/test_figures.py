@@ -78,3 +78,20 @@ def test_the_recall_legend_sits_above_the_plot_with_room_for_its_phone_rows():
     assert layout.height == PLOT_PX + LINE_PX * rows
     assert layout.margin.t >= LINE_PX * rows, "the legend's rows fit above the plot"
     assert layout.margin.b is None or layout.margin.b < 100, "nothing hangs under the axis"
+
+
+def test_a_long_legend_of_long_names_is_one_entry_a_row_at_every_width():
+    """The Review page's 17 topics took a row each on a phone, and the top margin is sized
+    for that; on a desktop Plotly packed them two a row and left an empty band as tall as
+    the other rows. A legend counted a row an entry is now vertical, at every width."""
+    from ui.figures.common import figure, legend_rows
+
+    names = ["All topics (mean)", "RLOO", "Dr. GRPO"] + [
+        f"A long topic title {i}" for i in range(9)
+    ]
+    data = [{"type": "scatter", "name": n, "x": [0], "y": [0]} for n in names]
+    assert legend_rows(data) == len(names), "two short names no longer count as one row"
+    assert figure(data, "Recall", 400)["layout"]["legend"]["orientation"] == "v"
+    short = [{"type": "bar", "name": n, "x": [0], "y": [1]} for n in ("up", "down", "zero")]
+    assert legend_rows(short) == 1
+    assert figure(short, "Signs", 300)["layout"]["legend"]["orientation"] == "h"

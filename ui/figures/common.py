@@ -129,7 +129,8 @@ def figure(data: list[dict], title: str, height: int, **layout) -> dict:
 
     The title is set in lines of at most ``TITLE_CHARS``. A legend left where the template
     puts it (above the plot) hangs from under the title and the top margin leaves room for
-    as many rows as it takes on a phone, so the two never overprint at any width.
+    as many rows as it takes on a phone, so the two never overprint at any width; a legend
+    that takes a row an entry on a phone does so at every width (``one_per_row``).
     """
     lines = textwrap.wrap(title, TITLE_CHARS) or [""]
     text = "<br>".join(lines)
@@ -147,6 +148,7 @@ def figure(data: list[dict], title: str, height: int, **layout) -> dict:
             "yanchor": "top",
             "x": 0,
             "xanchor": "left",
+            **one_per_row(data, rows),
             **layout.get("legend", {}),
         }
         top = max(layout.get("margin", {}).get("t", 72), under_title + LINE_PX * rows + 16)
@@ -157,12 +159,36 @@ def figure(data: list[dict], title: str, height: int, **layout) -> dict:
     return {"data": data, "layout": layout}
 
 
+ONE_PER_ROW_FROM = 3
+"""A phone legend of this many rows or more, mostly one entry a row, is set one entry a
+row at every width."""
+
+
+def one_per_row(data: list[dict], rows: int) -> dict:
+    """Legend settings that set one entry a row at every width (a vertical legend, still
+    hung from under the title), when ``legend_rows`` counts a row an entry (a long legend
+    of long names). Its top margin is sized for the phone; on a wide screen the same
+    entries packed into a few rows left an empty band of that height between the legend
+    and the plot (the Review page's 17 topics: about 170 px)."""
+    if rows < ONE_PER_ROW_FROM or rows != len(legend_names(data)):
+        return {}
+    return {"orientation": "v"}
+
+
+def legend_names(data: list[dict]) -> list[str]:
+    return [t["name"] for t in data if t.get("showlegend", True) and t.get("name")]
+
+
 def legend_rows(data: list[dict]) -> int:
     """Rows a horizontal legend of these traces takes on a phone (0: no legend).
 
-    An entry is about 7 px a character of its name plus 40 px of symbol and gap.
+    An entry is about 7 px a character of its name plus 40 px of symbol and gap. A legend
+    of ``ONE_PER_ROW_FROM`` rows or more where fewer than half the rows hold two entries
+    counts a row an entry: Plotly's own packing of a few short names differs from this
+    estimate (RLOO and Dr. GRPO among the Review page's topics), so such a legend is set
+    one entry a row (``one_per_row``) and its size is exact.
     """
-    names = [t.get("name", "") for t in data if t.get("showlegend", True) and t.get("name")]
+    names = legend_names(data)
     if len(names) < 2:
         return 0
     rows, used = 1, 0
@@ -171,7 +197,7 @@ def legend_rows(data: list[dict]) -> int:
         if used and used + width > PHONE_LEGEND_PX:
             rows, used = rows + 1, 0
         used += width
-    return rows
+    return len(names) if rows >= ONE_PER_ROW_FROM and 2 * rows > len(names) else rows
 
 
 # --- signs -----------------------------------------------------------------------------------
