@@ -111,3 +111,10 @@ def test_a_blanks_formula_is_shown_full_size_with_boxes_on_the_phone_and_project
         assert not at.exception
         assert any(r"\boxed" in f and r"\dfrac" in f for f in latex(at)), latex(at)
         assert "$$" not in all_text(at), "no inline fraction of the blanks"
+
+
+def test_the_start_page_points_to_the_projector_button_by_name_not_by_side(store):
+    """On a phone the columns stack: the join form is above the lecturer's part, not left."""
+    at = open_page(PAGE)
+    said = "\n".join(c.value for c in at.caption)
+    assert "(left)" not in said and "*Show this session on the projector*" in said, said
