@@ -1,0 +1,35 @@
+"""What a QA pass of the teaching pages found in a real browser, kept: the lecturer at
+1280x720 presenting presses *Add to this session* with the form half filled, far down
+the screen, and sees the refusal without scrolling (it used to stand at the panel's top,
+above the fold, so the button seemed to do nothing). One lecturer page, one load.
+Screenshot: artifacts/screenshots/qa_teach_own_refused.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.conftest import assert_healthy, settle, shot
+from tests.e2e.test_class_screens import PROJECTOR, start_session
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_refused_own_question_says_why_where_the_lecturer_looks(clean_page, app_url):
+    lect = start_session(clean_page, app_url)
+    lect.get_by_text("Your own questions: type one, import or export").click()
+    lect.get_by_label(re.compile(r"^Question \(Markdown")).fill(
+        "Which $\\varepsilon$ does TRL use?"
+    )
+    add = lect.get_by_role("button", name="Add to this session")
+    add.scroll_into_view_if_needed()
+    add.click()  # no options typed: refused
+    said = lect.get_by_text(re.compile("^Not added:"))
+    said.wait_for()
+    settle(lect)
+    shot(lect, "qa_teach_own_refused")
+    b, pressed = said.bounding_box(), add.bounding_box()
+    assert b["y"] >= 0 and b["y"] + b["height"] <= PROJECTOR["height"], b
+    assert b["y"] > pressed["y"], "under the button pressed"
+    assert_healthy(lect)
