@@ -52,6 +52,9 @@ _CSS = """
 <style>
   .st-key-cls-lecturer [data-testid="stVerticalBlock"] { gap: 0.45rem; }
   .st-key-cls-lecturer [data-testid="stMarkdownContainer"] p { margin-bottom: 0.15rem; }
+  /* an alert pulls its text's last margin (1rem) back: pull back only what is left */
+  .st-key-cls-lecturer [data-testid="stAlert"] [data-testid="stMarkdownContainer"] {
+    margin-bottom: -0.15rem !important; }
   .st-key-cls-lecturer h1 { font-size: 1.25rem !important; padding: 0.1rem 0 !important; }
   .st-key-cls-lecturer [data-testid="stMetric"] { padding: 0.25rem 0.75rem !important;
     min-height: 0 !important; height: auto !important; }
