@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import assert_healthy, settle, shot
-from tests.e2e.test_class_screens import PROJECTOR, start_session
+from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.test_class_screens import PHONE, PROJECTOR, start_session
 
 pytestmark = pytest.mark.e2e
 
@@ -40,3 +40,17 @@ def test_a_refused_own_question_says_why_where_the_lecturer_looks(clean_page, ap
     frame = alert.bounding_box()  # the text inside its box, with the box's padding below it
     assert b["y"] + b["height"] + 8 <= frame["y"] + frame["height"], (b, frame)
     assert_healthy(lect)
+
+
+def test_the_cheat_sheet_tables_fit_a_phone(clean_page, app_url):
+    """Its two tables ran 200 px past a 390 px phone's edge (each scrolled sideways in its
+    own box): the eps and clip columns of the trainers' table were out of sight."""
+    phone = clean_page(**PHONE)
+    open_path(phone, app_url, "/cheatsheet")
+    rights = phone.evaluate(  # a table scrolls inside its own box: measure its cells
+        "[...document.querySelectorAll('[data-testid=stMain] table')].map(t =>"
+        " Math.max(...[...t.querySelectorAll('th, td')].map(c => c.getBoundingClientRect().right)))"
+    )
+    shot(phone, "qa_teach_cheatsheet_phone")
+    assert len(rights) == 2 and max(rights) <= PHONE["viewport"]["width"], rights
+    assert_healthy(phone)
