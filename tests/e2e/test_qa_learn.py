@@ -74,3 +74,11 @@ def test_policy_loss_kl_toggle_label_is_whole_on_a_laptop(clean_page, app_url):
     open_path(page, app_url, "/policy-loss")
     assert page.evaluate(TRUNCATED) == []
     assert_healthy(page)
+
+
+def test_critic_metric_labels_are_whole_on_the_projector(clean_page, app_url):
+    """ "RMS error of PPO's advantages" was cut at 1280x720 in presentation mode."""
+    page = clean_page(PROJECTOR)
+    open_path(page, app_url, "/critic?present=1")
+    assert page.evaluate(TRUNCATED) == []
+    assert_healthy(page)
