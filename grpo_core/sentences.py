@@ -48,9 +48,9 @@ def describe_group(trace: AdvantageTrace, g: int) -> str:
     centred = trace.centred.ravel()[idx][top[0]]
     baseline = "leave-one-out baseline" if trace.convention.baseline != "mean" else "mean"
     if trace.convention.scale == "group" and trace.std[g] > 0:
-        how_far = f"{fmt(centred / trace.std[g], 3)} std above its group's {baseline}"
+        how_far = f"{fmt(centred / trace.std[g], 3)} std above the group's {baseline}"
     else:
-        how_far = f"{fmt(centred, 3)} above its group's {baseline}"
+        how_far = f"{fmt(centred, 3)} above the group's {baseline}"
     sentence = (
         f"{_answers(top)} scored {how_far}: pushed up most (A = {fmt(adv[top[0]])}); "
         f"{_answers(bottom).lower()} pushed down most (A = {fmt(adv[bottom[0]])}). "
