@@ -85,7 +85,7 @@ def expand(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 
 def load_logs(files: list[tuple[str, bytes]], mapping: ColumnMap | None = None) -> LoadedLog:
     """Several files (name, bytes) of one run read as one log (see the module)."""
-    files = expand(files)
+    files = one_run(expand(files))
     if not files:
         raise LogError("No file was given: choose one or more log files, or a .zip of them.")
     tables, first = [], None
@@ -109,6 +109,24 @@ def load_logs(files: list[tuple[str, bytes]], mapping: ColumnMap | None = None) 
     if found.step:
         raw = raw.iloc[_step_order(raw[found.step])].reset_index(drop=True)
     return rollouts.from_table(raw, fmt, columns, found)
+
+
+def one_run(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """``files`` with a file given twice read once; two different files of one name refused.
+
+    TRL names every run's files alike (completions_00001.parquet, ...), and an upload box
+    keeps adding files: the folders of two runs arrive as pairs of namesakes. Read together
+    they made one log of twice the groups (or a column mismatch "completions_00001.parquet
+    adds ..., compared with completions_00001.parquet")."""
+    seen: dict[str, bytes] = {}
+    for name, data in files:
+        if name in seen and seen[name] != data:
+            raise LogError(
+                f"Two different files are named {name}: these look like the files of two runs. "
+                "Remove one run's files (the × beside each) and read one run at a time."
+            )
+        seen.setdefault(name, data)
+    return list(seen.items())
 
 
 def different_columns(first: str, first_columns, name: str, columns) -> str:

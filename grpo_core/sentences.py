@@ -48,9 +48,9 @@ def describe_group(trace: AdvantageTrace, g: int) -> str:
     centred = trace.centred.ravel()[idx][top[0]]
     baseline = "leave-one-out baseline" if trace.convention.baseline != "mean" else "mean"
     if trace.convention.scale == "group" and trace.std[g] > 0:
-        how_far = f"{fmt(centred / trace.std[g], 3)} std above its group's {baseline}"
+        how_far = f"{fmt(centred / trace.std[g], 3)} std above the group's {baseline}"
     else:
-        how_far = f"{fmt(centred, 3)} above its group's {baseline}"
+        how_far = f"{fmt(centred, 3)} above the group's {baseline}"
     sentence = (
         f"{_answers(top)} scored {how_far}: pushed up most (A = {fmt(adv[top[0]])}); "
         f"{_answers(bottom).lower()} pushed down most (A = {fmt(adv[bottom[0]])}). "
@@ -378,8 +378,8 @@ def explain_difficulty_bias(
 def precision_summary(report: PrecisionReport) -> str:
     """One plain-words sentence of what float32 did to this group (``precision_report``)."""
     head = (
-        f"Near {np.abs(report.rewards).max():.6g}, float32 numbers are "
-        f"{report.float32_spacing:.3g} apart"
+        f"Near {fmt(np.abs(report.rewards).max(), 6)}, float32 numbers are "
+        f"{fmt(report.float32_spacing, 3)} apart"
     )
     if report.distinct_float32 < report.distinct_float64:
         n = report.distinct_float32
@@ -391,11 +391,11 @@ def precision_summary(report: PrecisionReport) -> str:
     a64 = report.advantages_float64[largest]
     a32 = report.advantages_float32[largest]
     if math.isnan(report.relative_error):
-        tail = f"the float32 advantages are NaN (0/0) where float64 gives {a64:.4g}"
+        tail = f"the float32 advantages are NaN (0/0) where float64 gives {fmt(a64)}"
     else:
         tail = (
-            f"answer {largest + 1}'s advantage is {a32:.4g} in float32 and {a64:.4g} "
-            f"in float64 (relative error {report.relative_error:.2g})"
+            f"answer {largest + 1}'s advantage is {fmt(a32)} in float32 and {fmt(a64)} "
+            f"in float64 (relative error {fmt(report.relative_error, 2)})"
         )
     return f"{head}; {tail}."
 

@@ -136,12 +136,14 @@ def summary_sentences(result: SimResult) -> list[str]:
         zs = result.zero_spread_fraction[i].mean(0)
         sv = result.solved_fraction[i].mean(0)
         trend = "rose" if zs[-1] > zs[0] + 0.05 else "fell" if zs[-1] < zs[0] - 0.05 else "stayed"
+        # the rest of the all-equal share, from the percentages as printed, so they add up
+        rest = max(round(zs[-1] * 100) - round(sv[-1] * 100), 0)
         out.append(
             f"For GRPO the share of prompts whose {cfg.group_size} rewards were all equal "
             f"(zero spread: advantage 0, no learning signal) {trend} from {zs[0]:.0%} at the "
             f"first step to {zs[-1]:.0%} at the last. Prompts answered correctly by every "
             f"sample went from {sv[0]:.0%} to {sv[-1]:.0%}; the other "
-            f"{max(zs[-1] - sv[-1], 0):.0%} at the end were prompts whose samples all earned "
+            f"{rest}% at the end were prompts whose samples all earned "
             f"the same lower reward."
         )
 

@@ -15,8 +15,16 @@ PRINT_STYLE = """<style>@media print {
   [data-testid="stSidebarCollapsedControl"] { display: none !important; }
 }</style>"""
 
+# A phone: the tables fit the screen (smaller type, long code names broken anywhere), so
+# nobody scrolls sideways to reach the eps or clip column.
+PHONE_STYLE = """<style>@media (max-width: 640px) {
+  [data-testid="stMarkdownContainer"] table { font-size: 0.8rem; }
+  [data-testid="stMarkdownContainer"] :is(th, td) { padding: 0.3rem 0.35rem; }
+  [data-testid="stMarkdownContainer"] :is(th, td) code { word-break: break-all; }
+}</style>"""
+
 page.start()
-st.html(PRINT_STYLE)
+st.html(PRINT_STYLE + PHONE_STYLE)
 st.title(TITLE.lstrip("# ").strip() or "Cheat sheet")
 left, right = st.columns([3, 1], vertical_alignment="center")
 left.caption(

@@ -75,8 +75,8 @@ if not code:
         )
         st.caption(
             "This window becomes your lecturer screen, with the controls; it opens the "
-            "projector screen for the room. Or start on your phone, and show the session "
-            "on the projector by its code (left)."
+            "projector screen for the room. Or start on your phone, then type its code on "
+            "the projector's computer and press *Show this session on the projector*."
         )
     st.stop()
 

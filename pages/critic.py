@@ -109,7 +109,7 @@ st.caption(cp.heatmaps_caption(view, limit, kl_mean=KL_MEAN, **settings))
 st.markdown(text("error"))
 error = view.error
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("RMS error of PPO's advantages", fmt(error.rms), border=True)
+m1.metric("RMS error of advantages", fmt(error.rms), border=True)
 m2.metric("Mean shift", fmt(error.mean), border=True)
 m3.metric("Tokens pushed the wrong way", f"{error.sign_flips} of {error.tokens}", border=True)
 m4.metric("Largest error on a token", fmt(error.max_abs), border=True)

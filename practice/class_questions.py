@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from practice.drills import Drill
 from practice.questions import TOPICS, Option, Question
 from practice.store.class_rules import MAX_SET_CHARS
+from practice.toml_guard import nesting_problem
 
 KINDS = ("choice", "redflag", "number")
 """What a lecturer's set holds (``number`` is kept as a ``NumberQuestion``)."""
@@ -263,6 +264,8 @@ def parse_set(text: str) -> tuple[Question, ...]:
     text = decode_set(text)
     if not text.strip():
         return ()
+    if problem := nesting_problem(text):
+        raise SetProblem(problem)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grpo_core import CONVENTIONS
+from grpo_core.format import fmt
 from practice.class_questions import NumberQuestion, number_drill
 from practice.drills import Drill, make_drill
 from practice.grading import grade_blanks, grade_choice, grade_drill, parse_number
@@ -32,6 +33,8 @@ ASKABLE_KINDS = ("choice", "numeric", "blanks", "redflag")
 OPTION_LETTERS = "ABCDEFGHIJ"
 MAX_BARS = 10
 """A distribution of typed answers shows the 9 most given and one bar for the rest."""
+LONGEST_DECIMAL = 1e5
+"""A typed number at least this large is labelled in 3 significant digits, not 2 decimals."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,9 @@ def answer_label(
     question: Question, drill: Drill | None, answer: str, order: Sequence[int] = ()
 ) -> str:
     """How an answer is counted on the projector: the letter the option was shown with
-    (``order``, see ``shown_order``), the number read (to 2 decimals), or which blanks
+    (``order``, see ``shown_order``), the number read (to 2 decimals; from
+    ``LONGEST_DECIMAL`` on, 3 significant digits: "1e308" is not 312 digits on the
+    projector's axis), or which blanks
     are right ("mean ✓ · std ✗")."""
     if question.kind in ("choice", "redflag"):
         chosen = _choice(question, answer)
@@ -152,7 +157,9 @@ def answer_label(
         return OPTION_LETTERS[order.index(chosen)]
     if question.kind == "numeric":
         value = parse_number(answer)
-        return "not a number" if value is None else f"{value:.2f}"
+        if value is None:
+            return "not a number"
+        return f"{value:.2f}" if abs(value) < LONGEST_DECIMAL else fmt(value, 3)
     texts = _blanks(question, answer)
     if texts is None:
         return "empty"

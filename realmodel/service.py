@@ -2,7 +2,8 @@
 
 ``ModelService`` holds the model once it has loaded (a thread loads it, so the page is usable
 meanwhile), runs one generation or step at a time in arrival order (``position`` says how
-many jobs are ahead of a ticket: "2 ahead of you"), and caches results: groups per
+many jobs are ahead of a ticket: "2 ahead of you"; at most ``MAX_WAITING`` at once, beyond
+which ``ticket`` raises ``QueueFull``), and caches results: groups per
 (prompt, K, seed, temperature), steps per group. ``RateLimit`` caps how often one
 session may start a job. No streamlit here: the page keeps one ``ModelService`` per process
 and one ``RateLimit`` per session.
@@ -18,12 +19,33 @@ from collections.abc import Callable
 
 from realmodel import model
 
+MAX_WAITING = 12
+"""Jobs queued at once (the running one included). ``RateLimit`` is per session, and a new
+session (a reload, or a script opening the page again) starts with a fresh one, so without
+this bound anyone could queue jobs without end, each holding a server thread."""
+
+
+class QueueFull(RuntimeError):
+    """The queue holds ``MAX_WAITING`` jobs: a plain sentence for the page."""
+
+    def __init__(self, waiting: int):
+        super().__init__(
+            f"The model is busy: {waiting} runs are waiting, the most this server queues. "
+            "Try again in a minute, or read the groups the project sampled."
+        )
+
 
 class ModelService:
     """The process's model, its job queue and its cache of groups and steps."""
 
-    def __init__(self, loader: Callable[[], model.Loaded] = model.load, cache_size: int = 64):
+    def __init__(
+        self,
+        loader: Callable[[], model.Loaded] = model.load,
+        cache_size: int = 64,
+        max_waiting: int = MAX_WAITING,
+    ):
         self._loader = loader
+        self._max_waiting = max_waiting
         self._loaded: model.Loaded | None = None
         self.error: str | None = None
         self._started = False
@@ -56,8 +78,11 @@ class ModelService:
         return self._loaded
 
     def ticket(self) -> int:
-        """Join the queue; the ticket is then passed to ``position`` and ``run``."""
+        """Join the queue; the ticket is then passed to ``position`` and ``run``. QueueFull
+        when ``max_waiting`` jobs are queued already."""
         with self._turn:
+            if len(self._queue) >= self._max_waiting:
+                raise QueueFull(len(self._queue))
             t = next(self._tickets)
             self._queue.append(t)
             return t

@@ -40,6 +40,7 @@ from ui import class_access as access
 from ui import class_own as own
 from ui import class_projector as room
 from ui import class_round_view as view
+from ui import present
 from ui import quiz_widgets as qw
 
 _ENDING = "cls.ending"
@@ -52,6 +53,9 @@ _CSS = """
 <style>
   .st-key-cls-lecturer [data-testid="stVerticalBlock"] { gap: 0.45rem; }
   .st-key-cls-lecturer [data-testid="stMarkdownContainer"] p { margin-bottom: 0.15rem; }
+  /* an alert pulls its text's last margin (1rem) back: pull back only what is left */
+  .st-key-cls-lecturer [data-testid="stAlert"] [data-testid="stMarkdownContainer"] {
+    margin-bottom: -0.15rem !important; }
   .st-key-cls-lecturer h1 { font-size: 1.25rem !important; padding: 0.1rem 0 !important; }
   .st-key-cls-lecturer [data-testid="stMetric"] { padding: 0.25rem 0.75rem !important;
     min-height: 0 !important; height: auto !important; }
@@ -81,12 +85,18 @@ def header(store: ClassStore, session: ClassSession, secret: bytes) -> None:
         width="stretch",
     )
     with phone.popover("Control from your phone", icon=":material/phone_iphone:"):
-        st.caption(
-            "Scan with your own phone: it gets these controls. Private: never show this "
-            "on the projector. Once opened, the link leaves the phone's address bar."
-        )
-        link = f"{room.base_url()}?{lecturer_query(session.code, session.created, secret=secret)}"
-        st.image(qr_png(link, scale=6), width=220)
+        if present.active():  # this window may be the one projected: the tag stays off it
+            st.caption(
+                "Presentation mode is on, so the QR code that hands your controls to a phone "
+                "is hidden. Leave presentation mode on your own screen to see it."
+            )
+        else:
+            st.caption(
+                "Scan with your own phone: it gets these controls. Private: never show this "
+                "on the projector. Once opened, the link leaves the phone's address bar."
+            )
+            query = lecturer_query(session.code, session.created, secret=secret)
+            st.image(qr_png(f"{room.base_url()}?{query}", scale=6), width=220)
     if not session.ended:
         lock.toggle(
             "Closed to new students",

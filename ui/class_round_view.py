@@ -71,8 +71,10 @@ def prompt(
     question: Question, drill: Drill | None, order: Sequence[int], *, columns: int = 1
 ) -> None:
     """The question and its options lettered in the round's ``order``, in ``columns``
-    columns (2 on the projector for short options)."""
-    st.markdown(drill.prompt if drill is not None else question.prompt)
+    columns (2 on the projector for short options). A display formula is shown at full
+    size, a blank as a box (``quiz_widgets.prompt``, as the quiz shows it): inline, the
+    blanks' fraction was too small to read on a phone or from the back of the room."""
+    qw.prompt(drill.prompt if drill is not None else question.prompt)
     if question.kind in ("choice", "redflag"):
         cells = st.columns(columns) if columns > 1 else [st.container()]
         for j, i in enumerate(order):

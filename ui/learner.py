@@ -9,6 +9,7 @@ this store never made is ignored.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
@@ -17,6 +18,7 @@ import streamlit as st
 
 from practice.review import due_today
 from practice.store.base import StoreRefusal, StoreUnavailable, is_learner_key
+from ui import present
 from ui.class_store import class_store
 from ui.quiz_widgets import bank_ids
 from ui.state import LEARNER_PARAM, LEARNER_SESSION_KEY
@@ -59,19 +61,33 @@ def use(key: str) -> bool:
         return False
     st.session_state[SESSION_KEY] = key
     st.session_state.pop(DELETED_KEY, None)
-    st.query_params[LEARNER_PARAM] = key
+    if not present.active():
+        st.query_params[LEARNER_PARAM] = key
     return True
 
 
 def ensure() -> str:
-    """The learner key: the current one, or a new one made now; kept in the URL."""
+    """The learner key: the current one, or a new one made now; kept in the URL, except
+    while presenting (``keep_off_shared_screen``)."""
     key = current()
     if key is None:
         key = class_store().create_learner()
         st.session_state[SESSION_KEY] = key
-    if st.query_params.get(LEARNER_PARAM) != key:
+    if not present.active() and st.query_params.get(LEARNER_PARAM) != key:
         st.query_params[LEARNER_PARAM] = key
     return key
+
+
+def keep_off_shared_screen() -> None:
+    """While presenting, take the learner key out of the URL: a projected page shows its
+    address bar, and every anchor link of the page repeats the URL. The session keeps the
+    key (a key this store made is adopted first), and ``ensure`` puts it back in the URL
+    once presentation mode is off. Called by every page (``ui.page.start``)."""
+    if not present.active() or LEARNER_PARAM not in st.query_params:
+        return
+    with contextlib.suppress(StoreRefusal, StoreUnavailable, StoreFailed):  # then not adopted
+        current()
+    del st.query_params[LEARNER_PARAM]
 
 
 def forget() -> None:

@@ -169,7 +169,13 @@ def loss_controls() -> dict:
         **bound("pl.level", "sequence: one ratio per answer, GSPO's"),
     )
     beta = c3.slider("β (KL in the loss)", 0.0, 0.5, 0.0, 0.01, **bound("pl.beta"))
-    c1, c2, c3, c4 = st.columns(4)
+    corrected = c3.toggle(  # under β, in a column wide enough for TRL's option name
+        "KL × ratio (use_bias_correction_kl)",
+        value=True,
+        disabled=beta == 0,
+        **bound("pl.kl_corr"),
+    )
+    c1, c2, c3 = st.columns(3)
     cispo = loss_type == "cispo"
     eps_low = c1.slider("ε low", 0.0, 0.5, 0.2, 0.01, disabled=cispo, **bound("pl.eps_low"))
     if cispo:  # TRL's epsilon_high is then the cap on the weight itself (ScaleRL: 5)
@@ -187,12 +193,6 @@ def loss_controls() -> dict:
         )
     use_delta = c3.toggle("Two-sided cap δ", value=False, **bound("pl.use_delta"))
     delta = c3.slider("δ", 1.05, 5.0, 2.0, 0.05, disabled=not use_delta, **bound("pl.delta"))
-    corrected = c4.toggle(
-        "KL × ratio (use_bias_correction_kl)",
-        value=True,
-        disabled=beta == 0,
-        **bound("pl.kl_corr"),
-    )
     return {
         "loss_type": loss_type,
         "importance_sampling_level": level,

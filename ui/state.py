@@ -115,7 +115,8 @@ def link_values_ignored() -> list[str]:
     return [
         key
         for key, text in incoming.items()
-        if key not in st.query_params  # gone: ignored, or equal to the default,
+        if key not in PRIVATE_PARAMS  # the reader's own, taken out of the URL on purpose
+        and key not in st.query_params  # gone: ignored, or equal to the default,
         and not _same_value(st.session_state.get(key), text)  # which the widget now holds
     ]
 

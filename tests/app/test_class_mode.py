@@ -405,3 +405,17 @@ def test_the_lecturer_closes_the_session_to_new_students(store):
     lect.toggle(key="cls.lock").set_value(False).run()
     late.button(key="cls.join").click().run()
     assert "student" in late.query_params
+
+
+def test_presenting_the_lecturer_screen_keeps_the_phone_control_qr_code_off_it(store):
+    """Red team: the lecturer screen is made to be projected (1280x720 presenting), and its
+    "Control from your phone" popover drew the QR code of the lecturer link, its tag inside,
+    onto the projector once opened: a student's camera took the controls."""
+    session = store.create_session()
+    own = open_page(PAGE, query=lecturer(session))
+    assert own.get("image"), "on the lecturer's own screen, the QR code to scan"
+    shown = open_page(PAGE, query={**lecturer(session), "present": "1"})
+    assert not shown.exception
+    assert {"cls.open", "cls.end"} <= keys(shown), "still the lecturer screen"
+    assert not shown.get("image"), "no QR code of the lecturer link while presenting"
+    assert "QR code that hands your controls to a phone is hidden" in all_text(shown)

@@ -5,7 +5,7 @@ a number, and a session that ends before its first question."""
 from __future__ import annotations
 
 from practice.class_round import RoundSpec, drill_of
-from tests.app.conftest import open_page
+from tests.app.conftest import latex, open_page
 from tests.app.test_class_mode import PAGE, all_text
 from tests.app.test_class_mode import store as store  # the fixture
 from ui import quiz_widgets as qw
@@ -100,3 +100,21 @@ def test_an_ended_session_reaches_a_waiting_phone_and_promises_nothing_more(stor
     at.run()
     assert "ended this session" in all_text(at)
     assert "Live:" not in all_text(at), "no question will appear any more"
+
+
+def test_a_blanks_formula_is_shown_full_size_with_boxes_on_the_phone_and_projector(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("blanks-grpo", False, 1).encode())
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    for at in (phone(session, student.token), room):
+        assert not at.exception
+        assert any(r"\boxed" in f and r"\dfrac" in f for f in latex(at)), latex(at)
+        assert "$$" not in all_text(at), "no inline fraction of the blanks"
+
+
+def test_the_start_page_points_to_the_projector_button_by_name_not_by_side(store):
+    """On a phone the columns stack: the join form is above the lecturer's part, not left."""
+    at = open_page(PAGE)
+    said = "\n".join(c.value for c in at.caption)
+    assert "(left)" not in said and "*Show this session on the projector*" in said, said

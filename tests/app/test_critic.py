@@ -57,7 +57,7 @@ def test_default_view_matches_grpo_core():
     )
     error = advantage_error(yours, perfect, mask)
     shown = metrics(at)
-    assert shown["RMS error of PPO's advantages"] == fmt(error.rms)
+    assert shown["RMS error of advantages"] == fmt(error.rms)
     assert shown["Mean shift"] == fmt(error.mean)
     assert shown["Tokens pushed the wrong way"] == f"{error.sign_flips} of {error.tokens}"
     # the heatmap of your critic carries exactly these numbers, padding blank
@@ -74,7 +74,7 @@ def test_perfect_critic_has_no_error_and_bias_shifts_by_minus_b():
     at = open_page(CRITIC)
     at.slider(key="cr.bias").set_value(0.0)
     at.slider(key="cr.noise").set_value(0.0).run()
-    assert metrics(at)["RMS error of PPO's advantages"] == "0"
+    assert metrics(at)["RMS error of advantages"] == "0"
     assert metrics(at)["Tokens pushed the wrong way"] == "0 of 110"
     # gamma = lam = 1: a constant bias b moves every advantage by exactly -b
     at.slider(key="cr.lam").set_value(1.0)

@@ -342,3 +342,35 @@ def _walk(node):
     for child in getattr(node, "children", {}).values():
         yield child
         yield from _walk(child)
+
+
+def _url_key(at):
+    value = at.query_params.get(LEARNER_PARAM)
+    return value[0] if isinstance(value, list) else value
+
+
+def test_a_learner_link_opened_presenting_leaves_the_projected_address_bar(store):
+    """Red team: ``?learner=KEY&present=1`` kept the private key in the URL of a projected
+    page (its address bar and every in-page anchor link). The key is kept in the session."""
+    key = with_a_mistake(store)
+    at = open_page(PAGE, query={LEARNER_PARAM: key, "present": "1"})
+    assert not at.exception, at.exception
+    assert _url_key(at) is None, "the learner key stays off a projected URL"
+    assert "1 answered wrong last time (first)" in captions(at), "the progress is still there"
+    other = open_page("pages/playground.py", query={LEARNER_PARAM: key, "present": "1"})
+    assert _url_key(other) is None, "on every page, not only Review"
+    assert not [w for w in other.warning if "cannot use" in w.value], "not a bad link value"
+
+
+def test_turning_presentation_on_takes_the_key_out_of_the_url_and_off_puts_it_back(store):
+    key = with_a_mistake(store)
+    at = open_page(PAGE, query={LEARNER_PARAM: key})
+    assert _url_key(at) == key
+    at.session_state["present"] = True  # the sidebar's "Presentation mode" (app.py's button)
+    at.run()
+    assert not at.exception, at.exception
+    assert _url_key(at) is None
+    assert "1 answered wrong last time (first)" in captions(at)
+    at.session_state["present"] = False
+    at.run()
+    assert _url_key(at) == key, "back on the learner's own screen, the link is the URL again"

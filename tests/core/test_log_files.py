@@ -63,6 +63,22 @@ def test_files_with_different_columns_are_named():
         load_logs(files)
 
 
+def test_two_runs_files_of_one_name_are_refused_and_a_file_twice_is_read_once():
+    """An upload box adds files: run A's completions_00001.parquet, then run B's, were
+    merged into one log of twice the groups with nothing said (or, when B logged another
+    reward, "completions_00001.parquet adds 'x', compared with completions_00001.parquet")."""
+    run_a = [(f"completions_{s:05d}.parquet", step_file(s)) for s in (1, 2)]
+    rerun = pd.read_parquet(io.BytesIO(step_file(1))).assign(completion=["p", "q", "r", "s"])
+    buffer = io.BytesIO()
+    rerun.to_parquet(buffer, index=False)
+    run_b = [("completions_00001.parquet", buffer.getvalue())]
+    with pytest.raises(LogError, match=r"Two different files are named completions_00001.parquet"):
+        load_logs(run_a + run_b)
+    with pytest.raises(LogError, match=r"the files of two runs"):
+        load_logs([*run_a, ("completions_00001.parquet", step_file(1, extra="x"))])
+    assert len(load_logs(run_a + run_a).frame) == 8  # the same files twice: one run
+
+
 def test_a_zip_of_the_folder_reads_like_its_files():
     files = [(f"completions/completions_{s:05d}.parquet", step_file(s)) for s in (1, 2)]
     assert len(load_logs([("run.zip", zipped(files))]).frame) == 8

@@ -99,3 +99,13 @@ def test_float32_agrees_to_about_1e_minus_6_on_unit_rewards():
 def test_float32_input_refused_in_plain_words(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_summary_writes_numbers_as_the_page_does():
+    """ "Near 1e+06, float32 numbers are 0.0625 apart": Python's %g exponent beside the
+    app's "1e6" everywhere else."""
+    text = precision_summary(precision_report(BIG, eps=1e-4))
+    assert text.startswith("Near 1e6, float32 numbers are 0.0625 apart")
+    assert "e+" not in text and "e-0" not in text
+    tiny = precision_summary(precision_report([1.0, 1.0 + 1e-6, 1.0], eps=1e-4))
+    assert "1.19e-7 apart" in tiny

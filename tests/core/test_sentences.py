@@ -73,7 +73,7 @@ def test_sentences_follow_the_numbers():
     trace = advantage_trace([[1, 1, 1, 1], [0, 0, 0, 1]], convention="trl")
     assert "teaches nothing" in describe_group(trace, 0)
     sentence = describe_group(trace, 1)
-    assert sentence.startswith("Answer 4 scored 1.5 std above its group's mean")
+    assert sentence.startswith("Answer 4 scored 1.5 std above the group's mean")
     assert "answers 1, 2 and 3 pushed down most" in sentence
     assert "1 of 4 answers go up, 3 go down" in sentence
 
@@ -118,3 +118,12 @@ def test_step_values_for_reinforce_pp_name_the_clip_and_the_batch_std():
     assert narrow["clip_note"] == "answer 2's 0.5 lies inside ±10, so it is kept"
     assert narrow["others_std"] == narrow["divided"] == ""  # NeMo-RL's clauses only
     assert step_values(advantage_trace(R4), 0, 0)["clip_note"] == "no clip applies"
+
+
+def test_several_top_answers_read_as_a_plural():
+    """ "Answers 1, 3, 4 and 7 scored 0.935 std above its group's mean" (the playground's
+    default prompt): "the group's" fits one answer or several."""
+    trace = advantage_trace([[1, 0, 1, 1, 0, 0, 1, 0]], convention="trl")
+    sentence = describe_group(trace, 0)
+    assert sentence.startswith("Answers 1, 3, 4 and 7 scored 0.935 std above the group's mean")
+    assert " its " not in sentence

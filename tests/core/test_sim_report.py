@@ -1,6 +1,8 @@
 """grpo_core.sim_report: the page's tables are the run's arrays averaged over seeds, and
 the sentences read its numbers; grpo_core.estimators: one record per estimator."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,12 @@ def test_summary_of_a_single_estimator():
     text = " ".join(summary_sentences(r))
     assert "REINFORCE (no baseline) reached an accuracy" in text
     assert "1 seed," in text and "zero spread" not in text
+
+
+def test_zero_spread_shares_add_up_as_printed():
+    """The page's default run read "96% at the last ... correctly by every sample ... 95%;
+    the other 2%": the rest was rounded from the unrounded difference (0.9625 - 0.9469)."""
+    text = next(x for x in summary_sentences(simulate(SimConfig())) if "all equal" in x)
+    found = re.search(r"to (\d+)% at the last\..* to (\d+)%; the other (\d+)% at the end", text)
+    all_equal, solved, rest = map(int, found.groups())
+    assert (all_equal, solved, rest) == (96, 95, 1)

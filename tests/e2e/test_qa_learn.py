@@ -58,3 +58,27 @@ def test_difficulty_ddof_choice_fits_its_column_on_the_projector(clean_page, app
     assert page.evaluate(CLIPPED, "dif-ddof") == []
     assert_healthy(page)
     shot(page, "qa-difficulty-projector-controls")
+
+
+TRUNCATED = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stWidgetLabel"] *, [data-testid="stMetricLabel"] *')]
+  .filter((e) => e.offsetParent !== null && (e.innerText || '').trim())
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
+  .map((e) => e.innerText)"""
+"""Widget and metric labels cut with an ellipsis (Streamlit sets them on one line)."""
+
+
+def test_policy_loss_kl_toggle_label_is_whole_on_a_laptop(clean_page, app_url):
+    """ "KL × ratio (use_bias_correctio…": the toggle had a quarter of the row."""
+    page = clean_page({"width": 1440, "height": 900})
+    open_path(page, app_url, "/policy-loss")
+    assert page.evaluate(TRUNCATED) == []
+    assert_healthy(page)
+
+
+def test_critic_metric_labels_are_whole_on_the_projector(clean_page, app_url):
+    """ "RMS error of PPO's advantages" was cut at 1280x720 in presentation mode."""
+    page = clean_page(PROJECTOR)
+    open_path(page, app_url, "/critic?present=1")
+    assert page.evaluate(TRUNCATED) == []
+    assert_healthy(page)

@@ -70,6 +70,17 @@ def test_a_numeric_round_draws_one_drill_from_its_seed():
     assert answer_label(q, drill, "x") == "not a number"
 
 
+@pytest.mark.parametrize(
+    ("typed", "label"),
+    [("1e308", "1e308"), ("-9.99e306", "-9.99e306"), ("123456.7", "1.23e5"), ("99999", "99999.00")],
+)
+def test_a_huge_typed_number_is_a_short_label_on_the_projector(typed, label):
+    """Red team: one student's "1e308" was a 312-character bar label ("to 2 decimals"),
+    which squeezed the projector's chart of the room's answers to a strip."""
+    q = BANK["drill-trl-binary"]
+    assert answer_label(q, drill_of(q, 11), typed) == label
+
+
 def test_formula_blanks_give_partial_credit():
     q = BANK["blanks-grpo"]
     both = grade_answer(q, None, encode_blanks(["group mean", "group std"]))

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from realmodel.model import ModelFileError
-from realmodel.service import ModelService, RateLimit
+from realmodel.service import MAX_WAITING, ModelService, QueueFull, RateLimit
 
 
 def ready(loader=lambda: "model") -> ModelService:
@@ -119,3 +119,16 @@ def test_a_model_whose_weights_could_not_be_put_back_is_set_aside():
     assert svc.loaded is None
     with pytest.raises(RuntimeError, match="set aside"):
         svc.run(svc.ticket(), lambda m: m)
+
+
+def test_a_full_queue_refuses_a_job_in_words_and_takes_one_again_once_a_job_leaves():
+    """Red team: the rate limit is per session and a reload starts a fresh session, so one
+    visitor could queue jobs without end, each holding a server thread while it waits."""
+    svc = ModelService(loader=lambda: "model", max_waiting=2)
+    first, _second = svc.ticket(), svc.ticket()
+    with pytest.raises(QueueFull, match="The model is busy: 2 runs are waiting"):
+        svc.ticket()
+    assert isinstance(QueueFull(1), RuntimeError), "the page shows a RuntimeError as words"
+    assert svc.run(first, lambda m: m) == "model"
+    svc.ticket()  # the first job left: there is room again
+    assert MAX_WAITING >= 8, "a room pressing at once mostly queues"
