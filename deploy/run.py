@@ -45,11 +45,15 @@ KEY_ENV = "GRPO_CERT_KEY"
 STORE_ENV = "GRPO_STORE"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_FLAGS = [
-    # Every write goes to <dir>/appendonlydir, fsynced once a second: a killed redis-server
-    # process (SIGTERM or SIGKILL) loses no acknowledged vote (tests/deploy/test_rehearsal.py);
-    # a crash of the whole machine can lose about the last second (redis.conf).
+    # Every write goes to <dir>/appendonlydir and is fsynced before Redis replies, so neither a
+    # killed redis-server (SIGTERM or SIGKILL) nor a crash of the machine loses an
+    # acknowledged vote (tests/deploy/test_rehearsal.py). Not "everysec": while a background
+    # fsync is slow, Redis 7 postpones writing its AOF buffer for up to 2 s and replies all
+    # the same (aof.c, flushAppendOnlyFile), and a SIGKILL then lost an acknowledged write
+    # (tests/app/test_store_outage.py on a busy machine, session 10: a session's hash kept
+    # its "expires" field and lost "created").
     "--appendonly", "yes",
-    "--appendfsync", "everysec",
+    "--appendfsync", "always",
     "--save", "",  # no RDB snapshots besides the append-only file
     "--protected-mode", "yes",
 ]  # fmt: skip
