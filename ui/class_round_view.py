@@ -141,7 +141,7 @@ def _stored_blanks(stored: str | None, count: int) -> list[str]:
 def answer_key(question: Question, drill: Drill | None, order: Sequence[int]) -> None:
     """The right answer and the explanation (after the reveal), options in ``order``."""
     if question.kind in ("choice", "redflag"):
-        fb.options_key(question, order)
+        fb.options_key(question, order, letters=OPTION_LETTERS)
     elif question.kind == "blanks":
         fb.blanks_key(question)
     elif isinstance(question, NumberQuestion):

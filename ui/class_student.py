@@ -226,6 +226,8 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     mine = next((a for a in answers if a.token == token), None)
     title = "Vote again" if r.revote_of else f"Question {r.number}"
     st.subheader(f"{title}: {view.kind_title(question)}")
+    if spec.group and r.reveal != "answer":  # the projector says "Be the group": so does this
+        st.caption(GROUP_NOTE)
     view.prompt(question, drill, order)
     if r.open:
         sent = None
@@ -276,6 +278,12 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
         st.info(f"{up}Answers are closed: yours is **{gave}**{sure}. Wait for the reveal.")
     else:
         result(store, code, r, question, drill, spec, answers, mine, order)
+
+
+GROUP_NOTE = (
+    ":material/groups: **Be the group**: the room's answers are one GRPO group. Your "
+    "answer's reward joins it; your advantage comes with the answer."
+)
 
 
 def voted(question, answer: str, order, confidence: str = "") -> str:

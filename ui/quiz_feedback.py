@@ -76,14 +76,21 @@ def choice_feedback(question: Question, attempt: Attempt, order: Sequence[int]) 
     explanation(question)
 
 
-def options_key(question: Question, order: Sequence[int], chosen: int | None = None) -> None:
+def options_key(
+    question: Question,
+    order: Sequence[int],
+    chosen: int | None = None,
+    letters: Sequence[str] = (),
+) -> None:
     """Every option, in the shown ``order``, with why it is right or wrong; the answer and
-    the learner's pick (an option index) marked."""
+    the learner's pick (an option index) marked; each under its letter when the options
+    were shown lettered (class mode: a room votes "B")."""
     pick = "the wrong one, to pick" if question.kind == "redflag" else "the answer"
     with st.container(border=True):
         st.markdown("**Why each option**")
-        for i in order:
+        for j, i in enumerate(order):
             option = question.options[i]
+            letter = f"**{letters[j]}.** " if j < len(letters) else ""
             tags = [pick] if i == question.answer else []
             tags += ["your pick"] if i == chosen else []
             mark = (
@@ -92,7 +99,7 @@ def options_key(question: Question, order: Sequence[int], chosen: int | None = N
                 else ":gray[:material/cancel:]"
             )
             tag = f" *({', '.join(tags)})*" if tags else ""
-            st.markdown(f"{mark} {option.text}{tag}  \n{option.why}")
+            st.markdown(f"{mark} {letter}{option.text}{tag}  \n{option.why}")
 
 
 def blanks_feedback(question: Question, attempt: Attempt) -> None:

@@ -118,3 +118,28 @@ def test_the_start_page_points_to_the_projector_button_by_name_not_by_side(store
     at = open_page(PAGE)
     said = "\n".join(c.value for c in at.caption)
     assert "(left)" not in said and "*Show this session on the projector*" in said, said
+
+
+def test_the_reveal_letters_each_option_as_the_room_voted_it(store):
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", False, 1).encode())
+    store.submit(session.code, 1, student.token, "0", "id")
+    reveal(store, session.code)
+    room = open_page(PAGE, query={"class": session.code, "screen": "projector"})
+    for at in (phone(session, student.token), room):
+        shown = [m.value for m in at.markdown if m.value.startswith((":green", ":gray"))]
+        assert [s.split("** ")[0].split()[-1] for s in shown] == ["**A.", "**B.", "**C.", "**D."]
+
+
+def test_a_be_the_group_round_says_so_on_the_phone_until_the_reveal(store):
+    """The projector titled the round "Be the group", the phone only "Question 1"."""
+    session = store.create_session()
+    student = store.join(session.code)
+    store.open_round(session.code, RoundSpec("choice-which-rewards", True, 1).encode())
+    at = phone(session, student.token)
+    assert "**Be the group**" in all_text(at)
+    store.submit(session.code, 1, student.token, "0", "id")
+    reveal(store, session.code)
+    at.run()
+    assert "**Be the group**" not in all_text(at) and at.metric, "the advantage says it now"

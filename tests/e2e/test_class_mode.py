@@ -136,9 +136,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
     for i, (viewport, options) in enumerate(phones):
         page = clean_page(viewport, **options)
         open_class(page, join[0])
-        page.get_by_label(re.compile("^Nickname")).fill(
-            ["<b>Ann</b>", "Bo", ""][i]
-        )
+        page.get_by_label(re.compile("^Nickname")).fill(["<b>Ann</b>", "Bo", ""][i])
         page.get_by_role("button", name="Join").click()
         page.get_by_text("first question appears here").wait_for()
         assert "student=" in page.url
