@@ -464,7 +464,7 @@ def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> No
         if current is not None:
             round_panel(store, session, current)
         else:
-            room.live(store, session.code, None, None)
+            room.live(store, session.code, room.state_of(None, session), None)
         if not session.ended:
             ask_panel(store, session.code, first=current is None)
             own.own_panel(store, session.code)

@@ -92,8 +92,9 @@ def join_bar(session: ClassSession, locked: bool = False) -> None:
 
 
 def state_of(r: Round | None, session: ClassSession):
-    """What a screen shows, in a value that changes when the lecturer acts."""
-    return None if r is None else (r.number, r.open, r.reveal, session.ended)
+    """What a screen shows, in a value that changes when the lecturer acts: the round's
+    number and state, and whether the session ended (also before its first round)."""
+    return (None, session.ended) if r is None else (r.number, r.open, r.reveal, session.ended)
 
 
 @st.fragment(run_every=LIVE_POLL_SECONDS)
@@ -240,14 +241,14 @@ def room_view(store: ClassStore, code: str) -> None:
     except Exception:
         st.caption(":orange[Reconnecting to the class…]")
         return
+    if session.ended:  # no join bar: nobody can join any more
+        st.title("This session has ended. Thank you!")
+        return
     main, side = st.columns([3, 1], gap="large")
     with side.container(key="cls-join"):
         join_bar(session, locked)
         counter = st.container()
     with main.container(key="cls-room"):
-        if session.ended:
-            st.title("This session has ended. Thank you!")
-            return
         if r is None:
             st.title("Join now: the first question appears in a moment")
             count(store, code, None)

@@ -133,12 +133,6 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
     seat.remember_client()  # last: a script element here never moves the form
 
 
-def shown_state(r: Round | None, session: ClassSession):
-    """What the phone shows, in a value that changes when the lecturer acts: the round's
-    state, and whether the session ended (also before any round was opened)."""
-    return state_of(r, session), session.ended
-
-
 @st.fragment(run_every=POLL_SECONDS)
 @store_guard.calm
 def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> None:
@@ -146,7 +140,7 @@ def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> N
     its countdown, revealed); show the time left of a countdown ending at ``closes``."""
     try:
         session = store.session(code)
-        now = shown_state(store.current_round(code), session)
+        now = state_of(store.current_round(code), session)
     except UnknownSession:
         session, now = None, "gone"
     except Exception:
@@ -212,7 +206,7 @@ def _student_view(store: ClassStore, session: ClassSession, token: str) -> None:
     code = session.code
     resend_pending(store, code, token)
     r = store.current_round(code)
-    watch(store, code, shown_state(r, session), r and r.closes)
+    watch(store, code, state_of(r, session), r and r.closes)
     if session.ended:
         st.info("The lecturer ended this session. Thank you for taking part!")
         return

@@ -123,6 +123,21 @@ def test_the_projector_screen_shows_the_room_and_no_control_or_secret(store):
     assert "Ann" not in chart and "Bo" not in chart, "the room is anonymous on the projector"
 
 
+def test_an_ended_session_leaves_the_projector_with_no_invitation_to_join(store):
+    """Once the session ends, the projector thanks the room and shows no join bar: no
+    code, no join link, no QR code (it kept inviting people in)."""
+    session = store.create_session()
+    at = open_page(PAGE, query={"class": session.code, "screen": "projector", "present": "1"})
+    assert session.code in everything(at) and at.get("image"), "the join bar while it runs"
+    store.end_session(session.code)
+    at.run()
+    assert not at.exception
+    assert at.title[-1].value == "This session has ended. Thank you!"
+    shown = "\n".join(str(node.proto) for node in _walk(at.main))  # not the URL: the code
+    assert session.code not in shown and not at.get("image")  # stays in the address bar
+    assert "Join at" not in shown and "Scan to join" not in shown
+
+
 def test_ending_the_session_asks_first(store):
     session = store.create_session()
     at = open_page(PAGE, query=lecturer(session))

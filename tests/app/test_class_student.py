@@ -9,7 +9,7 @@ from tests.app.conftest import latex, open_page
 from tests.app.test_class_mode import PAGE, all_text
 from tests.app.test_class_mode import store as store  # the fixture
 from ui import quiz_widgets as qw
-from ui.class_student import shown_state
+from ui.class_projector import state_of
 
 
 def phone(session, token):
@@ -93,9 +93,9 @@ def test_an_ended_session_reaches_a_waiting_phone_and_promises_nothing_more(stor
     student = store.join(session.code)
     at = phone(session, student.token)
     assert "Live: the next question appears here" in all_text(at)
-    before = shown_state(store.current_round(session.code), store.session(session.code))
+    before = state_of(store.current_round(session.code), store.session(session.code))
     store.end_session(session.code)
-    after = shown_state(store.current_round(session.code), store.session(session.code))
+    after = state_of(store.current_round(session.code), store.session(session.code))
     assert before != after, "the phone's poll sees the end, before any round too"
     at.run()
     assert "ended this session" in all_text(at)
