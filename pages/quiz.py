@@ -84,13 +84,7 @@ mode = st.segmented_control(
 if mode == "Certification":
     certification.view(secret, key, key_problem, link_attempt)
     st.stop()
-st.markdown(
-    "Practice: one question at a time. Answer first: the feedback, with why each answer is "
-    "right or wrong, appears after you press **Check**, and your first answer to a question "
-    "is the one that counts. Interview follow-ups are typed and graded point by point. At the "
-    "end you get your score, a review of what you missed and a retry. Practice never issues "
-    "a certificate: that is the **Certification** mode's job."
-)
+qw.mode_intro(qw.PRACTICE_INTRO, "How practice works")
 
 # Restore: this session's quiz, else the link's, else a fresh quiz; its answers are always
 # the store's. A link is read when it is not the one this session last wrote.

@@ -46,6 +46,7 @@ from practice.progress_link import (
 )
 from practice.questions import TOPICS, Question
 from practice.session import QuizState, option_order
+from ui import present
 from ui import quiz_feedback as fb
 from ui.quiz_feedback import Attempt
 
@@ -371,3 +372,23 @@ def read_progress(text, secret: bytes | None) -> Place | None:
     bank."""
     code = unsign_progress(text, secret=secret) if secret else text
     return decode_progress(code, [q.id for q in bank()]) if code else None
+
+
+PRACTICE_INTRO = (
+    "Practice: one question at a time. Answer first: the feedback, with why each answer is "
+    "right or wrong, appears after you press **Check**, and your first answer to a question "
+    "is the one that counts. Interview follow-ups are typed and graded point by point. At the "
+    "end you get your score, a review of what you missed and a retry. Practice never issues "
+    "a certificate: that is the **Certification** mode's job."
+)
+
+
+def mode_intro(text: str, title: str) -> None:
+    """How a quiz mode works: a paragraph for the reader; folded under ``title`` when
+    presenting, so that on a 1280x720 projector the question and its answer box sit
+    above the fold (the paragraph pushed them below it)."""
+    if present.active():
+        with st.expander(title):
+            st.markdown(text)
+    else:
+        st.markdown(text)

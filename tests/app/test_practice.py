@@ -479,6 +479,19 @@ def test_a_pasted_3000_character_follow_up_is_graded_not_emptied():
     assert quiz_of(at).answers[qid] == 1
 
 
+def test_presenting_folds_the_practice_intro_so_the_question_comes_up():
+    """On a projector the paragraph on how practice works is folded under "How practice
+    works" (at 1280x720 it pushed the question's options below the fold); for a reader it
+    stays open."""
+    reading = open_page(QUIZ)
+    assert any(m.startswith("Practice: one question at a time") for m in texts(reading, "markdown"))
+    assert "How practice works" not in [e.label for e in reading.expander]
+    presenting = open_page(QUIZ, query={"present": "1"})
+    assert not presenting.exception
+    (folded,) = [e for e in presenting.expander if e.label == "How practice works"]
+    assert folded.markdown[0].value.startswith("Practice: one question at a time")
+
+
 # --- interview drill -----------------------------------------------------------------------
 
 
