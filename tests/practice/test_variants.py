@@ -3,6 +3,8 @@ differ (numbers, options, wording), and a retake never repeats the attempt befor
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -43,6 +45,15 @@ def test_variants_differ_in_numbers_options_and_wording(family):
     assert len({v.wording for v in variants}) == len(family.wordings)
     if family.kind == "choice":
         assert len({tuple(o.text for o in v.question.options) for v in variants}) >= 15
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.id)
+def test_a_filled_in_phrase_reads_after_the_words_around_it(family):
+    """No preposition stands before a phrase that brings its own ("Under with the std
+    division, ..." was a scale-invariance prompt)."""
+    for seed in range(60):
+        prompt = draw(family, seed).question.prompt
+        assert not re.search(r"\b(?:[Uu]nder|[Ii]n|[Ff]or|[Ww]ith|[Bb]y) (?:with|under)\b", prompt)
 
 
 @settings(max_examples=60, deadline=None)
