@@ -130,7 +130,11 @@ for qid in round_.order:
     with st.container(border=True):
         made = sum(hits)
         mark = (
-            ":green[:material/check_circle:]" if made == len(hits) else ":gray[:material/cancel:]"
+            ":green[:material/check_circle:]"
+            if made == len(hits)
+            else ":orange[:material/incomplete_circle:]"
+            if made
+            else ":gray[:material/cancel:]"
         )
         spent = qw.elapsed(0, s["iv.times"].get(qid, 0))
         st.markdown(f"{mark} **{made} of {len(hits)} points** in {spent} · {question.prompt}")

@@ -530,6 +530,28 @@ def test_interview_round_clock_per_question_grading_and_summary():
     assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
 
 
+def test_the_interview_summary_marks_partial_credit_apart_from_none():
+    """A follow-up with some key points made is marked in orange (incomplete), one with
+    none in grey, one with all in green; partial credit read as a miss before."""
+    qid = "followup-rloo-vs-grpo"
+    at = open_page(INTERVIEW)
+    at.number_input(key="iv.n").set_value(1)
+    at.button(key="iv.start_btn").click().run()
+    at.session_state["iv.round"] = start_quiz([qid], 0)
+    at.session_state["iv.current"] = qid
+    at.run()
+    partial = (
+        "RLOO compares answer i with the mean of the other K-1 answers, so its own reward is "
+        "not in its baseline, which keeps the baseline independent of the answer being scored."
+    )
+    at.text_area(key=f"iv.text.{qid}").set_value(partial)
+    at.button(key=f"iv.check.{qid}").click().run()
+    at.button(key="iv.next").click().run()
+    n = len(BY_ID[qid].key_points)
+    line = next(m for m in texts(at, "markdown") if "points** in " in m)
+    assert line.startswith(":orange[:material/incomplete_circle:] **2 of ") and f"of {n} " in line
+
+
 # --- cheat sheet ---------------------------------------------------------------------------
 
 
