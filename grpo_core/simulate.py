@@ -408,9 +408,13 @@ def _validate(cfg: SimConfig) -> None:
         raise ValueError(f"each estimator may be listed once, got {list(cfg.estimators)}.")
     grouped = [x for x in cfg.estimators if x in GROUP_ESTIMATORS]
     if cfg.group_size < 2 and grouped:
+        names = [ESTIMATORS[x].label for x in grouped]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        one = len(names) == 1
         raise ValueError(
-            f"{', '.join(grouped)} needs at least 2 samples per prompt (group_size >= 2): "
-            "its baseline compares a prompt's samples with each other. Got group_size=1."
+            f"{listed} {'needs' if one else 'need'} at least 2 samples per prompt "
+            f"(group_size >= 2): {'its' if one else 'their'} baseline compares a prompt's "
+            "samples with each other. Got group_size=1."
         )
     get_convention(cfg.convention)  # ValueError listing the conventions
     if cfg.reward not in REWARD_KINDS:

@@ -223,7 +223,7 @@ def test_same_seed_same_numbers():
 @pytest.mark.parametrize(
     ("widget", "value", "message"),
     [
-        ("sim.k", 1, "needs at least 2 samples per prompt"),
+        ("sim.k", 1, "need at least 2 samples per prompt"),
         ("sim.lr", 0.0, "lr must be a finite number > 0"),
         ("sim.clr", 1.5, "critic_lr must be at most 1"),
         ("sim.est", [], "choose at least one estimator"),

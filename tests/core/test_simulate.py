@@ -216,8 +216,14 @@ def test_config_takes_a_list_of_estimators_and_stays_hashable():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"group_size": 1, "estimators": ("rloo",)}, r"rloo needs at least 2 samples per prompt"),
-        ({"group_size": 1}, r"grpo, dr-grpo, rloo needs at least 2 samples per prompt"),
+        (
+            {"group_size": 1, "estimators": ("rloo",)},
+            r"RLOO needs at least 2 samples per prompt.*: its baseline",
+        ),
+        (
+            {"group_size": 1},
+            r"GRPO, Dr. GRPO and RLOO need at least 2 samples per prompt.*: their baseline",
+        ),
         ({"steps": 0}, r"steps must be a whole number >= 1, got 0"),
         ({"steps": 2.5}, r"steps must be a whole number"),
         ({"lr": -0.1}, r"lr must be a finite number > 0, got -0.1"),
