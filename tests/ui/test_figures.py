@@ -78,3 +78,22 @@ def test_the_recall_legend_sits_above_the_plot_with_room_for_its_phone_rows():
     assert layout.height == PLOT_PX + LINE_PX * rows
     assert layout.margin.t >= LINE_PX * rows, "the legend's rows fit above the plot"
     assert layout.margin.b is None or layout.margin.b < 100, "nothing hangs under the axis"
+
+
+def test_the_conventions_legend_hangs_under_its_title_with_room_for_its_phone_rows():
+    """On a 390 px phone the nine conventions' legend (five rows), anchored above the plot at
+    the right, overprinted the chart's two-line title."""
+    from grpo_core.compare import compare_conventions
+    from ui.figures.common import LINE_PX, legend_rows
+    from ui.figures.conventions import conventions_figure
+
+    comparison = compare_conventions([[1, 0, 1, 1], [0.9, 0.2, 0.5, 0.7]])
+    fig = conventions_figure(comparison.long(), comparison.refusals)
+    layout = fig.layout
+    rows = legend_rows([{"name": t.name} for t in fig.data])
+    title_lines = layout.title.text.count("<br>") + 1
+    assert rows >= 3 and title_lines == 2
+    assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
+    under_title = 14 + LINE_PX * title_lines
+    assert layout.legend.y * layout.height <= layout.height - under_title
+    assert layout.margin.t >= under_title + LINE_PX * rows
