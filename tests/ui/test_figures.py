@@ -97,3 +97,15 @@ def test_the_conventions_legend_hangs_under_its_title_with_room_for_its_phone_ro
     under_title = 14 + LINE_PX * title_lines
     assert layout.legend.y * layout.height <= layout.height - under_title
     assert layout.margin.t >= under_title + LINE_PX * rows
+
+
+def test_the_critic_token_lines_legend_hangs_under_its_title():
+    """ "Response #1 R=1 L=12: advantage per token" (two lines on a phone) was overprinted by
+    its legend, placed at y = 1.02 of the plot."""
+    from ui.figures.common import LINE_PX
+    from ui.figures.critic import token_lines_figure
+
+    series = {name: np.linspace(0.4, 0.0, 12) for name in ("PPO, perfect critic", "GRPO")}
+    layout = token_lines_figure(series, title="Response #1 R=1 L=12: advantage per token").layout
+    assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
+    assert layout.legend.y * layout.height <= layout.height - (14 + 2 * LINE_PX)
