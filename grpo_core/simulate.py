@@ -42,6 +42,22 @@ from grpo_core.conventions import get_convention
 from grpo_core.estimators import ESTIMATORS, GROUP_ESTIMATORS
 
 REWARD_KINDS = ("binary", "partial", "shifted")
+SAMPLE_BUDGET = 192_000
+"""Samples per prompt a run may draw in all, steps x seeds x K x estimators (each over the
+64 prompts): 4 times the default run's 200 x 5 x 8 x 6 = 48,000. The page's widest settings
+(400 steps, 10 seeds, K = 32, 6 estimators) are 16 times it: 2.3 s of a shared server's CPU
+for one link opened, which anyone can repeat with a new seed."""
+MIN_STEPS = 10
+
+
+def steps_within_budget(
+    steps: int, *, num_seeds: int, group_size: int, num_estimators: int, budget=SAMPLE_BUDGET
+) -> int:
+    """``steps``, or fewer (never below ``MIN_STEPS``) so that steps x num_seeds x
+    group_size x num_estimators stays within ``budget``. All arguments are counts >= 1
+    (``num_estimators`` 0 counts as 1)."""
+    per_step = max(1, num_seeds) * max(1, group_size) * max(1, num_estimators)
+    return max(MIN_STEPS, min(steps, budget // per_step))
 
 
 @dataclass(frozen=True)
@@ -408,9 +424,13 @@ def _validate(cfg: SimConfig) -> None:
         raise ValueError(f"each estimator may be listed once, got {list(cfg.estimators)}.")
     grouped = [x for x in cfg.estimators if x in GROUP_ESTIMATORS]
     if cfg.group_size < 2 and grouped:
+        names = [ESTIMATORS[x].label for x in grouped]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        one = len(names) == 1
         raise ValueError(
-            f"{', '.join(grouped)} needs at least 2 samples per prompt (group_size >= 2): "
-            "its baseline compares a prompt's samples with each other. Got group_size=1."
+            f"{listed} {'needs' if one else 'need'} at least 2 samples per prompt "
+            f"(group_size >= 2): {'its' if one else 'their'} baseline compares a prompt's "
+            "samples with each other. Got group_size=1."
         )
     get_convention(cfg.convention)  # ValueError listing the conventions
     if cfg.reward not in REWARD_KINDS:

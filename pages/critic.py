@@ -115,6 +115,7 @@ m3.metric("Tokens pushed the wrong way", f"{error.sign_flips} of {error.tokens}"
 m4.metric("Largest error on a token", fmt(error.max_abs), border=True)
 st.caption(cp.error_caption(error))
 
+controls.refresh_choice("cr.resp", view.labels)
 pick = st.selectbox(
     "Follow one response token by token",
     range(len(view.labels)),

@@ -109,10 +109,11 @@ m2.metric(
     f"{sim.signal_fraction:.0%} / {sim.expected_signal_fraction:.0%}",
     help="Expected: 1 − the pool's mean of p^K + (1 − p)^K.",
 )
+extra = f"{sim.resample_rounds} extra batch{'' if sim.resample_rounds == 1 else 'es'}"
 m3.metric(
     "Answers generated",
     f"{stages['answers_generated'].iloc[0]:,} → {stages['answers_generated'].iloc[-1]:,}",
-    help=f"{sim.resample_rounds} extra batch(es) of {batch} prompts were sampled to refill.",
+    help=f"{extra} of {batch} prompts were sampled to refill.",
 )
 if sim.after_resample < sim.batch_size:
     st.warning(
@@ -125,7 +126,7 @@ show(figures.stages_figure(stages), key="dyn.stages", container=left)
 left.caption(
     f"Groups in the batch before filtering ({sim.batch_size}, of which {sim.signal_before} "
     f"with signal), after dropping the all-equal ones ({sim.after_filter}) and after "
-    f"resampling ({sim.after_resample}, all with signal, {sim.resample_rounds} extra batch(es))."
+    f"resampling ({sim.after_resample}, all with signal, {extra})."
 )
 show(
     figures.pass_rates_figure(

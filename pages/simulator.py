@@ -13,7 +13,7 @@ from grpo_core.sim_report import (
     step_curves,
     summary_sentences,
 )
-from grpo_core.simulate import REWARD_KINDS, SimConfig, simulate_cached
+from grpo_core.simulate import REWARD_KINDS, SimConfig, simulate_cached, steps_within_budget
 from ui import controls, narrate, page, prose
 from ui import simulator_page as sp
 from ui.figures import simulator as figures
@@ -68,12 +68,16 @@ difficulty = c3.slider(
 )
 reward = c4.selectbox("Reward", REWARD_KINDS, **bound("sim.reward"))
 seed = c5.number_input("Seed", 0, 1_000_000, DEFAULTS.seed, **bound("sim.seed"))
-if steps > MAX_STEPS:
+cap = steps_within_budget(
+    MAX_STEPS, num_seeds=num_seeds, group_size=group_size, num_estimators=len(estimators)
+)
+if steps > cap:
+    widest = "" if cap == MAX_STEPS else f" with {num_seeds} seeds of K = {group_size}"
     st.warning(
-        f"At most {MAX_STEPS} training steps here, to keep a run quick: running "
-        f"{MAX_STEPS} instead of {steps:,}."
+        f"At most {cap} training steps here{widest}, to keep a run quick: running "
+        f"{cap} instead of {steps:,}."
     )
-    steps = MAX_STEPS
+    steps = cap
 
 try:
     config = SimConfig(

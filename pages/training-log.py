@@ -13,7 +13,7 @@ from grpo_core.inference import describe_fit
 from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import LogError
 from grpo_core.sample_log import FORMAT_BONUS
-from ui import log_view, page, state
+from ui import controls, log_view, page, state
 from ui.figures import training_log as figures
 from ui.figures.common import show
 from ui.text import markdown_safe
@@ -105,6 +105,7 @@ else:
         key="tl.worst_csv",
     )
     labels = [f"{w.problem} · step {w.step} · row {w.first_row}" for w in worst.itertuples()]
+    controls.refresh_choice("tl.pick", labels)
     pick = st.selectbox(
         "Group to open", range(len(worst)), format_func=labels.__getitem__, key="tl.pick"
     )

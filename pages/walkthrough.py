@@ -80,14 +80,17 @@ else:
 st.divider()
 c1, c2 = st.columns(2)
 state.read_link_choice("wt.prompt", range(len(labels)))
+controls.refresh_choice("wt.prompt", labels)
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
 members = trace.members(g)
 rewards = trace.rewards.ravel()[members]
 state.read_link_choice("wt.answer", range(len(members)))
+answers = [f"answer {a + 1} (reward {fmt(r)})" for a, r in enumerate(rewards)]
+controls.refresh_choice("wt.answer", answers)
 answer = c2.selectbox(
     "Answer to follow in the formulas",
     range(len(members)),
-    format_func=lambda a: f"answer {a + 1} (reward {fmt(rewards[a])})",
+    format_func=answers.__getitem__,
     key="wt.answer",
 )
 answer = min(answer or 0, len(members) - 1)

@@ -49,6 +49,13 @@ _FIELDS = {
 }
 _HTML = re.compile(r"<[A-Za-z!/?]")
 _IMAGE = re.compile(r"!\[")
+_TEX_LAYOUT = re.compile(
+    r"\\(rule|[vh]rule|kern|mkern|mskip|hskip|[hv]space|raisebox|scalebox|fontsize|Huge|huge"
+    r"|LARGE|Large|r?lap|llap|clap|math[rl]lap|href|url|includegraphics|html[A-Za-z]*|char"
+    r"|[gex]?def|let|(?:re|provide)?newcommand)(?![A-Za-z])|\\\\\s*\["
+)
+"""TeX that draws outside its place or out of scale (a \\rule of 5000px blacked out the
+projector and every phone), links, or defines macros; \\\\[5cm] is a line break's space."""
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _ITEM = re.compile(r"^\s*\[\[\s*question\s*\]\]")
 _OPTION = re.compile(r"^\s*\[\[\s*question\.options\s*\]\]")
@@ -110,6 +117,8 @@ def _text(value, field: str, limit: int, *, required: bool = True) -> str:
         raise SetProblem(f"field {field!r}: images are not allowed.")
     if _CONTROL.search(text):
         raise SetProblem(f"field {field!r}: has a control character (or a broken one).")
+    if found := _TEX_LAYOUT.search(text):
+        raise SetProblem(f'field {field!r}: the TeX "{found.group(0)}" is not allowed here.')
     return text
 
 

@@ -4,7 +4,8 @@ feedback, submit, then the results with every answer and explanation, and the ce
 The engine is ``practice.certification``; this lays it out. Session keys: ``ct.attempt``
 (the attempt id), ``ct.token`` (its private token: never in the URL), ``ct.error``,
 ``ct.cert_error``; widget keys use the prefix ``ct`` (``ui.quiz_widgets``). The URL holds
-the attempt's signed progress link (``?p=``) like a practice quiz: a second browser
+the attempt's signed progress link (``?p=``; its id, and 0 for the seed, which would give
+the answer key) like a practice quiz: a second browser
 opening it sees the attempt and a certificate already issued, but cannot answer, submit
 or issue. The holder's learner key (the private learner link) recovers the token after
 a reload.
@@ -13,6 +14,7 @@ a reload.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import streamlit as st
 
@@ -148,7 +150,9 @@ def view(secret, key, key_problem, link_attempt=None) -> None:
     if quiz is None:
         st.error("This attempt's items changed since it started: start a new attempt.")
         return
-    param = s["qz.param"] = qw.progress_param(quiz, secret)  # the page's "link written"
+    # The seed draws every item and its model answer (practice.variants.draw): never in a
+    # link. An attempt's link names it by its id alone (``linked_attempt`` reads no seed).
+    param = s["qz.param"] = qw.progress_param(replace(quiz, seed=0), secret)
     if st.query_params.get(state.QUIZ_PROGRESS_PARAM) != param:
         st.query_params[state.QUIZ_PROGRESS_PARAM] = param
     if s.get("ct.error"):

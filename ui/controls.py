@@ -72,6 +72,19 @@ def settings_controls() -> state.Settings:
     return state.settings()
 
 
+def refresh_choice(key: str, shown) -> None:
+    """Before the keyed selectbox ``key`` whose options read ``shown``: when those texts
+    changed under the same values (other rewards, another source), set its value again so
+    that the browser redraws the chosen option's text. Streamlit sends a keyed widget's
+    value only when it changed, and the browser kept showing the old text: "answer 1
+    (reward 1)" over the whiteboard's rewards 2, 4, 4, ..."""
+    seen, shown = f"{key}.shown", list(shown)
+    if st.session_state.get(seen) != shown:
+        st.session_state[seen] = shown
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def rewards_editor() -> None:
     """The grid of rewards: one column per prompt, one row per answer, any text allowed."""
     columns = state.grid()

@@ -463,35 +463,6 @@ def check_reveal(reveal: str) -> str:
     return reveal
 
 
-_DEFAULT_LABEL = re.compile(r"^student\s*#?\s*\d+$")
-
-
-def nickname_key(nickname: str) -> str:
-    """The form two nicknames are compared in: case-folded, spaces collapsed."""
-    return " ".join(nickname.split()).casefold()
-
-
-def check_nickname(nickname: str, taken: Callable[[str], bool]) -> str:
-    """``nickname`` if it is free; ``taken(key)`` says whether a student of the session
-    already has the ``nickname_key``. NicknameTaken for a taken one or a default label."""
-    key = nickname_key(nickname)
-    if not key:
-        return nickname
-    if _DEFAULT_LABEL.match(key):
-        raise NicknameTaken(
-            "Names like “Student 3” are kept for students without a nickname: pick another."
-        )
-    if taken(key):
-        raise NicknameTaken("Another student has this nickname: pick another.")
-    return nickname
-
-
 def join_window(now: float) -> int:
     """The clock minute a join is counted in."""
     return int(now // 60)
-
-
-def label_for(nickname: str, number: int) -> str:
-    """The label a student is shown as: their nickname, else "Student <number>"."""
-    nickname = " ".join(nickname.split())
-    return nickname or f"Student {number}"

@@ -36,17 +36,15 @@ from practice.store.base import (
     Student,
     UnknownSession,
     check_id,
-    check_nickname,
     check_reveal,
     check_text,
     join_window,
-    label_for,
     new_code,
     new_token,
-    nickname_key,
     normal_code,
 )
 from practice.store.class_rules import MAX_SET_CHARS, check_confidence, check_seconds, is_open
+from practice.store.nicknames import check_nickname, label_for, nickname_key
 from practice.store.sqlite_learner import LEARNER_SCHEMA, LearnerSQLite
 from practice.store.sqlite_quiz import QUIZ_SCHEMA, QuizSQLite
 

@@ -237,3 +237,28 @@ def test_a_bad_retake_setting_is_a_message_not_a_traceback(monkeypatch):
     at = certification(open_page(QUIZ))
     assert any("GRPO_CERT_RETAKE_HOURS must be a number" in e for e in texts(at, "error"))
     assert "ct.start" not in [b.key for b in at.button]
+
+
+def test_the_progress_link_of_an_attempt_does_not_carry_its_seed(store):
+    """Red team: the attempt's ``?p=`` link held the seed the server drew in clear (bytes
+    16-20 of its base64); with the open source, ``draw(family, seed, previous)`` gave every
+    item's model answer, so a candidate who knew nothing could read the answer key from
+    their own address bar and pass."""
+    from practice import certification as engine
+    from practice.progress_link import decode_progress, unsign_progress
+    from practice.variants import draw
+    from ui.certification import families
+
+    at = certification(open_page(QUIZ))
+    at.button(key="ct.start").click().run()
+    attempt = store.attempt(at.session_state["ct.attempt"])
+    link = at.query_params["p"]
+    link = link[0] if isinstance(link, list) else link
+    secret = "certification-test-secret-0123456789"
+    place = decode_progress(unsign_progress(link, secret=secret), [f.id for f in families()])
+    assert place is not None and place.quiz_id == attempt.attempt_id, "the link still works"
+    keyed = {f.id: draw(f, place.seed, previous=attempt.previous_seed) for f in families()}
+    real = engine.items(store, families(), attempt)
+    assert [keyed[i].question for i in real] != [v.question for v in real.values()]
+    reopened = certification(open_page(QUIZ, query={"p": link}))
+    assert "being taken in another browser" in everything(reopened), "it still opens"

@@ -201,6 +201,17 @@ def test_too_many_steps_are_clamped_with_a_message():
     assert "After 400 steps" in " ".join(texts(at, "markdown"))
 
 
+def test_the_widest_settings_run_fewer_steps_with_a_message():
+    """Red team: a link with the widest settings cost 2.3 s of server CPU a new seed."""
+    widest = {"sim.steps": "400", "sim.seeds": "10", "sim.k": "32", "sim.seed": "12345"}
+    at = open_page(SIM, query=widest)
+    assert not at.exception
+    assert any(
+        "At most 100 training steps here with 10 seeds of K = 32" in w for w in texts(at, "warning")
+    )
+    assert "After 100 steps" in " ".join(texts(at, "markdown"))
+
+
 def test_display_widgets_do_not_rerun_the_simulation():
     at = open_page(SIM, query=SMALL)
     assert not at.exception
@@ -223,7 +234,7 @@ def test_same_seed_same_numbers():
 @pytest.mark.parametrize(
     ("widget", "value", "message"),
     [
-        ("sim.k", 1, "needs at least 2 samples per prompt"),
+        ("sim.k", 1, "need at least 2 samples per prompt"),
         ("sim.lr", 0.0, "lr must be a finite number > 0"),
         ("sim.clr", 1.5, "critic_lr must be at most 1"),
         ("sim.est", [], "choose at least one estimator"),

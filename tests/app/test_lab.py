@@ -417,6 +417,9 @@ def test_dynamic_sampling_batch_stages():
     assert stages["answers generated"].tolist()[0] == 128 * 4
     extra = stages["answers generated"].tolist()[2] - 512
     assert extra % 512 == 0 and extra > 0  # whole extra batches of 128 prompts x 4 answers
+    rounds = extra // 512
+    batches = f"{rounds} extra batch{'' if rounds == 1 else 'es'}"  # not "1 extra batch(es)"
+    assert any(f"all with signal, {batches})." in c for c in texts(at, "caption"))
 
 
 def test_dynamic_sampling_junk_link_falls_back_to_defaults():

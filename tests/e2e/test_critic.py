@@ -61,5 +61,5 @@ def test_simulator_draws_and_explains_bad_settings(app_url, page):
 
     open_path(page, app_url, "/simulator?sim.steps=60&sim.seeds=2&sim.k=1")
     assert_healthy(page)
-    assert "needs at least 2 samples per prompt" in alerts(page)
+    assert "need at least 2 samples per prompt" in alerts(page)
     shot(page, "simulator_bad_k")

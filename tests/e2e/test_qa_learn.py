@@ -82,3 +82,18 @@ def test_critic_metric_labels_are_whole_on_the_projector(clean_page, app_url):
     open_path(page, app_url, "/critic?present=1")
     assert page.evaluate(TRUNCATED) == []
     assert_healthy(page)
+
+
+def test_walkthrough_choices_show_the_new_rewards_after_switching_source(page, app_url):
+    """From the playground's rewards to the whiteboard example, the answer picker kept
+    showing "answer 1 (reward 1)" (the whiteboard's answer 1 scored 2) and the prompt
+    picker "Prompt 1" (the whiteboard has one group, "Whiteboard group")."""
+    open_path(page, app_url, "/walkthrough")
+    page.get_by_text("Whiteboard example", exact=True).click()
+    settle(page)
+    shown = {
+        key: page.locator(f".st-key-{key} input").first.input_value()
+        for key in ("wt-prompt", "wt-answer")
+    }
+    assert shown == {"wt-prompt": "Whiteboard group", "wt-answer": "answer 1 (reward 2)"}
+    assert_healthy(page)

@@ -189,6 +189,23 @@ def test_a_hostile_or_empty_file_gets_a_message(data, message):
     assert MAX_SET_CHARS == 100_000
 
 
+@pytest.mark.parametrize(
+    "tex",
+    [r"$\rule{5000px}{5000px}$", r"$\Huge A$", r"$a \\[90cm] b$", r"$\kern{900em}$",
+     r"$\href{https://evil.example}{here}$", r"$\def\x{\x\x}\x$", r"$\mathrlap{X}$"],
+)  # fmt: skip
+def test_tex_that_draws_out_of_its_place_is_refused_naming_the_line(tex):
+    """Red team: an imported set whose prompt held $\\rule{5000px}{5000px}$ covered the
+    projector (and every phone) with a black box once its round opened."""
+    text = GOOD.replace('"Which is right?"', f"'Which is right? {tex}'")
+    with pytest.raises(SetProblem, match=r"^Line 2 \(question 1\): field 'prompt': the TeX"):
+        parse_set(text)
+    option = GOOD.replace('text = "that"', f"text = '{tex}'")
+    with pytest.raises(SetProblem, match="field 'options\\[1\\]\\.text': the TeX"):
+        parse_set(option)
+    assert parse_set(GOOD.replace('"Which is right?"', r"'$\frac{a}{b} \\ \left(x\right)$'"))
+
+
 def test_importing_adds_to_the_set_and_refuses_a_clash_naming_the_line():
     kept = parse_set(GOOD)
     more = GOOD.replace("own-speed", "own-more")

@@ -95,3 +95,34 @@ def test_a_long_legend_of_long_names_is_one_entry_a_row_at_every_width():
     short = [{"type": "bar", "name": n, "x": [0], "y": [1]} for n in ("up", "down", "zero")]
     assert legend_rows(short) == 1
     assert figure(short, "Signs", 300)["layout"]["legend"]["orientation"] == "h"
+
+
+def test_the_conventions_legend_hangs_under_its_title_with_room_for_its_phone_rows():
+    """On a 390 px phone the nine conventions' legend (five rows), anchored above the plot at
+    the right, overprinted the chart's two-line title."""
+    from grpo_core.compare import compare_conventions
+    from ui.figures.common import LINE_PX, legend_rows
+    from ui.figures.conventions import conventions_figure
+
+    comparison = compare_conventions([[1, 0, 1, 1], [0.9, 0.2, 0.5, 0.7]])
+    fig = conventions_figure(comparison.long(), comparison.refusals)
+    layout = fig.layout
+    rows = legend_rows([{"name": t.name} for t in fig.data])
+    title_lines = layout.title.text.count("<br>") + 1
+    assert rows >= 3 and title_lines == 2
+    assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
+    under_title = 14 + LINE_PX * title_lines
+    assert layout.legend.y * layout.height <= layout.height - under_title
+    assert layout.margin.t >= under_title + LINE_PX * rows
+
+
+def test_the_critic_token_lines_legend_hangs_under_its_title():
+    """ "Response #1 R=1 L=12: advantage per token" (two lines on a phone) was overprinted by
+    its legend, placed at y = 1.02 of the plot."""
+    from ui.figures.common import LINE_PX
+    from ui.figures.critic import token_lines_figure
+
+    series = {name: np.linspace(0.4, 0.0, 12) for name in ("PPO, perfect critic", "GRPO")}
+    layout = token_lines_figure(series, title="Response #1 R=1 L=12: advantage per token").layout
+    assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
+    assert layout.legend.y * layout.height <= layout.height - (14 + 2 * LINE_PX)

@@ -37,16 +37,16 @@ def conventions_figure(long: pd.DataFrame, refusals: dict[str, str]) -> dict:
         }
         for i, (name, rows) in enumerate(long.groupby("convention", sort=False))
     ]
+    # The legend is left to ``figure``: under the title, with room for its rows on a phone
+    # (placed above the plot at the right, its five phone rows overprinted the title).
     return figure(
         data,
         "The same rewards through every convention",
-        460,
+        560,
         barmode="group",
         xaxis={"title": "prompt and answer", "type": "category"},
         yaxis={"title": "advantage A"},
         shapes=[hline(0.0)],
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-        margin={"t": 110},
     )
 
 

@@ -253,6 +253,21 @@ def test_nicknames_are_unique_and_never_a_default_label(make_store):
     assert len(store.students(code)) == 3
 
 
+@pytest.mark.parametrize(
+    "nickname",
+    ["Stu\u200bdent 3", "Ann\u202eeeL", "\u200b", "Ѕtudent 3", "Аnn Lee", "bell\x07"],
+)
+def test_a_nickname_that_could_pass_for_another_is_refused(make_store, nickname):
+    """Red team: a zero-width space, a bidi override or a Cyrillic letter made a nickname
+    that reads as "Student 3" or as another student's on the lecturer's screen."""
+    store = make_store()
+    code = store.create_session().code
+    store.join(code, "Ann Lee")
+    with pytest.raises(TextRefused, match="Pick another nickname"):
+        store.join(code, nickname)
+    assert store.join(code, "Ольга Smith 🎓").label == "Ольга Smith 🎓", "scripts side by side"
+
+
 def test_joins_are_rate_limited_per_client(make_store, clock):
     store = make_store(clock)
     code = store.create_session().code
