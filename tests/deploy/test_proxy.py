@@ -94,6 +94,18 @@ def test_an_overlong_link_gets_a_clear_message(deployment):
     assert b"longer than 8 KB" in refused.value.read()
 
 
+def test_the_access_log_keeps_no_learner_key_or_lecturer_tag(deployment):
+    """Red team: the access log wrote each request line whole, so every learner link
+    (``?learner=KEY``, a key that never expires) and lecturer link (``?lecturer=TAG``)
+    opened through the proxy was kept in a file beside the replicas' logs."""
+    key, tag = "RedTeamLearnerKey0123456789abcde", "RedTeamLecturerTag0123"
+    get(f"{deployment.url}/review?learner={key}")
+    get(f"{deployment.url}/class?class=ABCDEF&lecturer={tag}")
+    log = (deployment.run_dir / "nginx-access.log").read_text()
+    assert "GET /review " in log and "GET /class " in log, "the requests are logged"
+    assert key not in log and tag not in log
+
+
 def test_a_link_signed_on_one_replica_is_accepted_on_another(deployment):
     one, two = cookie_for(deployment, "1"), cookie_for(deployment, "2")
 
