@@ -131,15 +131,22 @@ def test_a_zip_of_a_real_trl_folder_is_read_as_one_run(app_url, page, trl_logs, 
 
 @pytest.mark.trainer
 def test_two_runs_files_together_get_a_message(app_url, page, trl_logs):
-    paths = [
-        sorted((trl_logs / run / "completions").glob("*.parquet"))[0]
-        for run in ("defaults", "two_rewards")
-    ]
+    """Files of two runs in one upload box are refused in words: run A's step 1 beside run
+    B's step 2 by their columns (B logged a second reward), and then run B's step 1 too by
+    its name, which run A's file already has (grpo_core.log_files)."""
+    a1, b1, b2 = (
+        sorted((trl_logs / run / "completions").glob("*.parquet"))[step]
+        for run, step in (("defaults", 0), ("two_rewards", 0), ("two_rewards", 1))
+    )
     open_path(page, app_url, "/training-log")
     choose_upload(page)
-    upload_paths(page, paths)
+    upload_paths(page, [a1, b2])
     assert_healthy(page)
     assert "The files do not have the same columns" in alerts(page)
+    upload_paths(page, [b1])  # the box adds it: now two different completions_00001.parquet
+    page.get_by_text("Two different files are named completions_00001.parquet").wait_for()
+    assert "these look like the files of two runs" in alerts(page)
+    assert_healthy(page)
     assert page.locator("h1").first.inner_text() == "Inspect a training log"
 
 
