@@ -104,8 +104,7 @@ if "qz.state" not in s or (link and link != s.get("qz.param")):
     begin(restored or kept.keep(start_quiz(qw.bank_ids(), kept.random_seed())))
 quiz = s["qz.state"] = kept.load(s["qz.state"].quiz_id) or s["qz.state"]
 param = s["qz.param"] = qw.progress_param(quiz, secret)
-if st.query_params.get(state.QUIZ_PROGRESS_PARAM) != param:
-    st.query_params[state.QUIZ_PROGRESS_PARAM] = param
+qw.keep_progress_in_url(param)
 
 with st.expander(f"New practice quiz · this one: {len(quiz.order)} questions"):
     c1, c2, c3 = st.columns([2, 2, 1])

@@ -25,7 +25,7 @@ from practice.questions import TOPICS
 from practice.session import PASS_PERCENT, next_question, progress, score
 from practice.store.base import StoreRefusal
 from practice.variants import load_families
-from ui import certificate, learner, state
+from ui import certificate, learner
 from ui import quiz_widgets as qw
 from ui.class_store import class_store
 
@@ -153,8 +153,7 @@ def view(secret, key, key_problem, link_attempt=None) -> None:
     # The seed draws every item and its model answer (practice.variants.draw): never in a
     # link. An attempt's link names it by its id alone (``linked_attempt`` reads no seed).
     param = s["qz.param"] = qw.progress_param(replace(quiz, seed=0), secret)
-    if st.query_params.get(state.QUIZ_PROGRESS_PARAM) != param:
-        st.query_params[state.QUIZ_PROGRESS_PARAM] = param
+    qw.keep_progress_in_url(param)
     if s.get("ct.error"):
         st.warning(s["ct.error"])
     variants = engine.items(store, families(), attempt)

@@ -49,6 +49,7 @@ from practice.session import QuizState, option_order
 from ui import present
 from ui import quiz_feedback as fb
 from ui.quiz_feedback import Attempt
+from ui.state import QUIZ_PROGRESS_PARAM
 
 KIND_TITLES = {
     "blanks": "Fill in the blanks",
@@ -392,3 +393,16 @@ def mode_intro(text: str, title: str) -> None:
             st.markdown(text)
     else:
         st.markdown(text)
+
+
+def keep_progress_in_url(param: str) -> None:
+    """The quiz's progress link ``param`` in the URL, so that a reload or a bookmark
+    resumes the quiz; except while presenting, when it leaves the URL: a projected address
+    bar would hand the room the presenter's quiz, and whoever typed it in could answer
+    its questions first (the first answer is the one that counts). The session keeps the
+    quiz; the link comes back once presentation mode is off."""
+    if present.active():
+        if QUIZ_PROGRESS_PARAM in st.query_params:
+            del st.query_params[QUIZ_PROGRESS_PARAM]
+    elif st.query_params.get(QUIZ_PROGRESS_PARAM) != param:
+        st.query_params[QUIZ_PROGRESS_PARAM] = param

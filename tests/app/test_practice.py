@@ -492,6 +492,23 @@ def test_presenting_folds_the_practice_intro_so_the_question_comes_up():
     assert folded.markdown[0].value.startswith("Practice: one question at a time")
 
 
+def test_presenting_keeps_the_quiz_link_out_of_the_address_bar():
+    """The practice quiz's ?p= link names the quiz, and whoever typed it in could answer
+    its questions before the presenter (the first answer counts): while presenting it
+    leaves the URL, the session keeps the quiz, and the link comes back after."""
+    reading = open_page(QUIZ)
+    link = reading.query_params["p"]
+    link = link if isinstance(link, str) else link[0]
+    presenting = open_page(QUIZ, query={"p": link, "present": "1"})
+    assert not presenting.exception and "p" not in presenting.query_params
+    quiz = presenting.session_state["qz.state"]
+    assert quiz.quiz_id == reading.session_state["qz.state"].quiz_id, "the link's quiz"
+    del presenting.query_params["present"]
+    presenting.session_state["present"] = False
+    presenting.run()
+    assert "p" in presenting.query_params, "back in the URL once presenting ends"
+
+
 # --- interview drill -----------------------------------------------------------------------
 
 
