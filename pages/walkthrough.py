@@ -47,6 +47,8 @@ source = st.segmented_control(
     key="wt.source",
     bind="query-params",
 )
+if presenting:
+    wp.back_to_the_slide(source)
 # The link carries what the view borrows: the playground's rewards and the convention.
 state.write_link(with_rewards=source == "yours", with_settings=source != "whiteboard")
 

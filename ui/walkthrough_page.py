@@ -73,6 +73,21 @@ def step_buttons_style() -> None:
     st.html(STEP_BUTTONS_CSS)
 
 
+TO_THE_SLIDE = """<script>
+document.activeElement?.blur();
+document.querySelector('[data-testid="stMain"]')?.scrollTo({top: 0, behavior: 'smooth'});
+</script>"""
+
+
+def back_to_the_slide(source: str) -> None:
+    """Presenting: when the rewards to follow change (chosen under the slide), scroll back
+    up to the slide and take the focus off the choice. The focused choice kept the arrow
+    keys: → after choosing "A real math problem" did not step, and the slide was off screen."""
+    if st.session_state.get("wt.source_shown", source) != source:
+        st.html(TO_THE_SLIDE, unsafe_allow_javascript=True, width="content")
+    st.session_state["wt.source_shown"] = source
+
+
 PHONE_NEXT_CSS = """
 <style>
   .st-key-wt-next-below { display: none; }

@@ -126,3 +126,16 @@ def test_the_critic_token_lines_legend_hangs_under_its_title():
     layout = token_lines_figure(series, title="Response #1 R=1 L=12: advantage per token").layout
     assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
     assert layout.legend.y * layout.height <= layout.height - (14 + 2 * LINE_PX)
+
+
+def test_the_mean_line_is_named_in_the_legend_not_written_on_the_bars():
+    """ "0 = the mean", written at the right end of the line, sat on the last bar (the
+    walkthrough's step 4 on the projector); centred bars read −0.5 as the advantages do."""
+    rewards = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+    fig = group.rewards_figure(rewards - 0.5, 0.5, 0.5345, title="R − baseline", centred=True)
+    assert not fig.layout.annotations
+    assert [t.name for t in fig.data] == ["± 1 std (0.5345)", "R − mean", "0 = the mean"]
+    assert fig.data[-1].line.dash == "dash"
+    assert list(fig.data[1].text[:2]) == ["+0.5", "−0.5"]
+    plain = group.rewards_figure(rewards, 0.5, None, title="R")
+    assert [t.name for t in plain.data] == ["reward", "mean 0.5"]

@@ -7,7 +7,7 @@ import numpy as np
 
 from grpo_core.format import fmt, signed
 from ui.figures.common import band, cached_figure, figure, hline
-from ui.theme import BAND, BAND_EDGE, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE
+from ui.theme import BAND, BAND_EDGE, INK, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE
 
 
 def answer_labels(group_size: int) -> list[str]:
@@ -32,7 +32,7 @@ def rewards_figure(
     and the line sits at 0."""
     rewards = np.asarray(rewards, dtype=float)
     level = 0.0 if centred else (mean or 0.0)
-    data, shapes, notes = [], [], []
+    data, shapes = [], []
     if std is not None and std > 0:
         edge = {"color": BAND_EDGE, "width": 1, "dash": "dot"}
         shapes.append(band(level - std, level + std, fillcolor=BAND, line=edge))
@@ -54,7 +54,7 @@ def rewards_figure(
             "y": rewards,
             "name": "R − mean" if centred else "reward",
             "marker": {"color": NEUTRAL},
-            "text": [fmt(r) for r in rewards],
+            "text": [signed(r) if centred else fmt(r) for r in rewards],  # −0.5, as A's bars
             "textposition": "outside",
             "cliponaxis": False,
             "hovertemplate": "answer %{x}: %{y}<extra></extra>",
@@ -62,17 +62,14 @@ def rewards_figure(
     )
     if mean is not None:
         shapes.append(hline(level, xref="x domain", width=2, dash="dash"))
-        notes.append(
+        data.append(  # the line's name in the legend: written on the plot it sat on a bar
             {
-                "text": "0 = the mean" if centred else f"mean {fmt(mean)}",
-                "bgcolor": "rgba(128, 128, 128, 0.18)",
-                "x": 1,
-                "xref": "x domain",
-                "xanchor": "right",
-                "y": level,
-                "yref": "y",
-                "yanchor": "bottom",
-                "showarrow": False,
+                "type": "scatter",
+                "x": [None],
+                "y": [None],
+                "mode": "lines",
+                "name": "0 = the mean" if centred else f"mean {fmt(mean)}",
+                "line": {"color": INK, "width": 2, "dash": "dash"},
             }
         )
     return figure(
@@ -80,7 +77,6 @@ def rewards_figure(
         title,
         320,
         shapes=shapes,
-        annotations=notes,
         **_axes("R − mean" if centred else "reward"),
     )
 
