@@ -277,6 +277,11 @@ def _length(figures: dict[str, Figure]) -> None:
         figures[f"length.{name}.total.long"] = Figure(float(total[1]), 4, trim=True)
         if loss == "grpo":  # "pushed down by" quotes the size of the push
             figures["length.grpo.token.long.size"] = Figure(abs(float(token[1])), 4, trim=True)
+    # The example's +1 and -1 are the z-scores of rewards 1 and 0 (population std); TRL's
+    # sample std gives a smaller pair, and every push scales with it.
+    if tuple(group_advantages([1.0, 0.0], convention="zscore")) != ADVANTAGES:
+        raise ValueError("the length example's advantages are no longer the z-scores of 1, 0")
+    figures["length.k2.trl"] = Figure(float(group_advantages([1.0, 0.0], convention="trl")[0]), 4)
 
 
 @functools.cache
