@@ -114,11 +114,16 @@ def test_conversational_prompts_read_as_text(trl_logs):
 
 
 def test_the_other_runs_files_differ_in_columns_and_say_so(trl_logs):
-    files = files_of(trl_logs, "defaults")[:1] + files_of(trl_logs, "two_rewards")[:1]
+    """Run A's step 1 beside run B's step 2 differ in their columns; run B's step 1 beside
+    run A's is a second, different file of the same name (two runs in one upload box)."""
+    files = files_of(trl_logs, "defaults")[:1] + files_of(trl_logs, "two_rewards")[1:2]
     with pytest.raises(
         rollouts.LogError, match=r"do not have the same columns.*adds 'length_penalty'"
     ):
         log_files.load_logs(files)
+    same_name = files_of(trl_logs, "defaults")[:1] + files_of(trl_logs, "two_rewards")[:1]
+    with pytest.raises(rollouts.LogError, match=r"Two different files are named completions_00001"):
+        log_files.load_logs(same_name)
 
 
 @pytest.mark.parametrize("name", list(RUNS))
