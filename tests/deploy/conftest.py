@@ -18,6 +18,7 @@ a missing nginx is a failure, never a skip (`python3 dev.py test` installs it as
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import signal
@@ -89,20 +90,26 @@ def restore(dep: Deployment, seconds: float = 30) -> None:
             dep.start_replica(i)
     wanted = {str(i + 1) for i in range(len(dep.apps))}
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if routed(dep, tries=4 * len(wanted)) == wanted:
+    for attempt in itertools.count():
+        if routed(dep, tries=4 * len(wanted), round_=attempt) == wanted:
             return
+        if time.monotonic() >= deadline:
+            break
         time.sleep(0.5)
     raise AssertionError(f"nginx does not route to every replica {seconds:.0f} s after a restart")
 
 
-def routed(dep: Deployment, tries: int) -> set[str]:
-    """The replicas (X-Replica) that ``tries`` new affinity cookies land on."""
+def routed(dep: Deployment, tries: int, round_: int = 0) -> set[str]:
+    """The replicas (X-Replica) that ``tries`` new affinity cookies land on, cookies of
+    their own for each ``round_``. Where a cookie lands depends on the replicas' ports,
+    drawn afresh each run, so eight fixed cookies can all hash onto one replica (for an
+    even split of two, 2 x 2^-8, about 1 % of runs), and then no retry saw the other: a
+    fresh clone's run in session 10 failed both tests that restart a replica, in teardown,
+    30 s after each restart."""
     seen = set()
     for n in range(tries):
-        request = urllib.request.Request(
-            dep.url + "/_stcore/health", headers={"Cookie": f"grpo_replica=restore{n}"}
-        )
+        cookie = f"grpo_replica=restore{round_}-{n}"
+        request = urllib.request.Request(dep.url + "/_stcore/health", headers={"Cookie": cookie})
         with contextlib.suppress(OSError), urllib.request.urlopen(request, timeout=5) as r:
             seen.add(r.headers.get("X-Replica"))
     return seen
