@@ -314,9 +314,8 @@ def _read_csv(data, mapping):
     data.seek(0)
     delimiter = _delimiter(data)
     data.seek(0)
-    log_guards.unique_names(
-        next(csv.reader([data.readline(65536).decode("utf-8", "replace")], delimiter=delimiter), [])
-    )
+    header = data.readline(65536).decode("utf-8", "replace").splitlines()[:1]  # a lone \r too
+    log_guards.unique_names(next(csv.reader(header, delimiter=delimiter), []))
     columns = [str(c) for c in sample.columns]
     numeric = numeric_columns(sample)
     mapping = mapping or detect_columns(columns, numeric)

@@ -43,6 +43,15 @@ def test_a_hostile_file_is_refused_by_name(name):
     assert REFUSED[name] in str(error.value)
 
 
+def test_a_carriage_return_inside_the_header_line_is_a_message():
+    """The header is read by its own line for the duplicate-name check; a lone \\r inside
+    it raised csv.Error ("new-line character seen in unquoted field") past every guard
+    (the fuzzer's b"\\xc2\\x80\\r\\x01")."""
+    with pytest.raises(LogError, match="No reward column"):
+        read(b"\xc2\x80\r\x01")
+    assert read(b"prompt,reward\r\np,1\r\np,0\r\n").frame["reward"].tolist() == [1, 0]
+
+
 def test_the_dictionary_bomb_is_refused_from_the_footer_alone(monkeypatch):
     reads = []
     monkeypatch.setattr(pq.ParquetFile, "read", lambda *a, **k: reads.append(1))
