@@ -9,6 +9,7 @@ computed, never typed.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,8 +43,10 @@ class Trust:
         return self.true_credits / made if made else 1.0
 
 
+@functools.cache
 def load_trust(path: Path = TRUST_PATH) -> Trust:
-    """The counts kept in ``path`` (``trust_toml``'s format)."""
+    """The counts kept in ``path`` (``trust_toml``'s format); read once per process (the
+    drill and the quiz show them under every graded follow-up)."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return Trust(
         sets=tuple(data["sets"]),
