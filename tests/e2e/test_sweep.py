@@ -1,9 +1,10 @@
 """Every page, opened once per viewport and theme, with every check that load serves:
 
 - desktop (1400×1800), light: it renders (a title, no traceback, no empty chart, no broken
-  formula; screenshot page_*) and axe-core finds no WCAG 2 A/AA violation in the app's own
-  markup; then the system's scheme turns dark under the open page (Streamlit follows it
-  live): the same render checks, the app is dark (screenshot dark_*), and axe-core finds no
+  formula; screenshot page_*), axe-core finds no WCAG 2 A/AA violation in the app's own
+  markup, and a listen control says so when there are no speech voices; then the
+  system's scheme turns dark under the open page (Streamlit follows it live): the same
+  render checks, the app is dark (screenshot dark_*), and axe-core finds no
   violation; back to light, markup typed into every text field never runs (last: it
   changes the page);
 - phone (390 px): the same render checks, nothing is wider than the phone or cut off,
@@ -13,7 +14,8 @@
 
 These were five sweeps with a load each (test_core_pages, test_xss, test_layout and the
 light and dark passes of test_accessibility, plus its phone pass of six pages); the light
-and dark passes were two loads until session 7.
+and dark passes were two loads until session 7. The listen control's check had a load for
+each of four pages in test_classroom until session 11; it is now made on every page.
 """
 
 import contextlib
@@ -279,6 +281,25 @@ PLAYERS_FOLLOW = """(dark) => [...document.querySelectorAll('iframe')].every((f)
 })"""
 
 
+VOICES_KNOWN = """() => speechSynthesis.getVoices().length > 0 || [...document.querySelectorAll(
+    'iframe')].some((f) => f.contentDocument?.getElementById('play')?.disabled)"""
+
+
+def assert_listen_control_honest(page, url: str) -> None:
+    """Where the page has a listen control: it is there, and with no speech voices (headless
+    Chromium here has none) it says so and its button is disabled. The control gives voices
+    1.5 s to appear before it decides."""
+    players = [f for f in page.frames[1:] if f.query_selector("#play")]
+    if not players:
+        return
+    page.wait_for_function(VOICES_KNOWN)
+    player = players[0]
+    assert player.get_by_role("button", name="Listen: read this page aloud").count() == 1, url
+    if page.evaluate("speechSynthesis.getVoices().length") == 0:
+        assert "no speech voices" in player.locator("#status").inner_text(), url
+        assert player.get_by_role("button", name="Listen: read this page aloud").is_disabled()
+
+
 def to_theme(page, scheme: str) -> None:
     """Switch the system's colour scheme under the open page, as a reader's OS does at
     dusk. Streamlit's own elements follow at once; the page does not rerun (st.context.theme
@@ -297,6 +318,7 @@ def test_page_on_a_desktop_in_the_light_and_the_dark_theme(views, app_url, url):
         assert_renders(page, url)
         shot(page, f"page_{url}")
         axe = assert_no_violations(page, url)
+        assert_listen_control_honest(page, url)
         to_theme(page, "dark")
         assert_renders(page, url)
         assert max(background_rgb(page)) < 40, f"{url}: the app should be dark"
