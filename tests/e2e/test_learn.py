@@ -11,6 +11,7 @@ from tests.e2e.conftest import (
     SHOTS,
     assert_healthy,
     chart_marks,
+    follow_path,
     open_path,
     settle,
     shot,
@@ -40,8 +41,7 @@ def assert_formulas_render(page, at_least: int) -> None:
     assert page.evaluate(RAW_DOLLARS) == [], "raw $...$ LaTeX is visible"
 
 
-def test_guide_renders_every_formula_and_section(app_url, page):
-    open_path(page, app_url, "/guide")
+def assert_guide_renders_every_formula_and_section(page) -> None:
     assert_healthy(page)
     assert page.locator("h1").first.inner_text().startswith("GRPO advantage normalization")
     assert page.locator("h2").count() >= 11
@@ -54,8 +54,7 @@ def test_guide_renders_every_formula_and_section(app_url, page):
     shot_at(page, "#primary-sources", "guide_sources")
 
 
-def test_guide_contents_jump_to_a_section(app_url, page):
-    open_path(page, app_url, "/guide")
+def assert_guide_contents_jump_to_a_section(page) -> None:
     page.locator('[data-testid="stMain"] a[href="#the-formula"]').first.click()
     settle(page)
     assert page.url.endswith("#the-formula")
@@ -67,16 +66,60 @@ def test_guide_contents_jump_to_a_section(app_url, page):
     page.screenshot(path=str(SHOTS / "guide_jump.png"))  # the viewport, after the jump
 
 
-def test_guide_try_it_link_opens_the_page(app_url, page):
+def assert_length_page_charts_and_formulas(page) -> None:
+    assert_healthy(page)
+    assert_formulas_render(page, at_least=20)
+    assert page.locator(".js-plotly-plot").count() == 2
+    assert chart_marks(page) >= 4 * 10 + 8  # 10 token bars in each of 4 panels, 8 totals
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert '"grpo" A +0.25, B −0.0625' in main
+    assert "A +0.2, B −0.8" in main  # the token-level total push
+    shot(page, "length_default")
+    shot_at(page, "#your-own-two-answers", "length_default_example")
+    shot_at(page, '[data-testid="stPlotlyChart"] >> nth=1', "length_default_totals")
+
+
+def assert_length_page_follows_an_input_and_keeps_it_in_the_link(page) -> None:
+    box = page.get_by_label("Answer B: length (tokens)")
+    box.fill("100")
+    box.press("Enter")
+    settle(page, 1000)
+    assert_healthy(page)
+    assert "ln.len_b=100" in page.url
+    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "max_completion_length 8 is shorter than a completion of 100 tokens" in alerts
+    assert chart_marks(page) >= 4 * 102
+    shot_at(page, "#your-own-two-answers", "length_long_b")
+
+    limit = page.get_by_role("spinbutton", name="max_completion_length")
+    limit.fill("128")
+    limit.press("Enter")
+    settle(page, 1000)
+    assert not page.locator('[data-testid="stAlert"]').count()
+    assert "ln.lmax=128" in page.url
+    assert "-0.3906" in page.locator('[data-testid="stMain"]').inner_text() or (
+        "−0.3906" in page.locator('[data-testid="stMain"]').inner_text()
+    )  # dr_grpo total on B: 100 / (2 × 128)
+
+
+def test_a_reader_of_the_guide_follows_its_contents_and_try_it_links(app_url, page):
+    """One reader, one load: the guide renders every formula and section, its contents
+    jump to a section, its Try-it link opens the length page (which draws its charts and
+    formulas, and follows an input into its link), and back on the guide the other Try-it
+    link opens the playground. (Four tests with five loads until session 11.)"""
     open_path(page, app_url, "/guide")
+    assert_guide_renders_every_formula_and_section(page)
+    assert_guide_contents_jump_to_a_section(page)
+
     page.get_by_role("link", name="Try it: Length normalisation").click()
     page.wait_for_url(re.compile(r"/length-normalisation"))
     page.wait_for_selector('[data-testid="stMain"] h1')
     settle(page, 800)
     assert page.locator("h1").first.inner_text().startswith("Length normalisation")
-    assert_healthy(page)
+    assert_length_page_charts_and_formulas(page)
+    assert_length_page_follows_an_input_and_keeps_it_in_the_link(page)
 
-    open_path(page, app_url, "/guide")
+    follow_path(page, app_url, "/guide")
     page.get_by_role("link", name="Try it: Reward playground").first.click()
     page.wait_for_url(re.compile(r"/playground"))
     page.get_by_role("heading", name="Reward playground").wait_for()
@@ -101,44 +144,6 @@ def test_guide_one_section_for_a_class(app_url, page):
     open_path(fresh, "", page.url)
     assert fresh.locator("h2").all_inner_texts() == ["A worked example, by hand"]
     fresh.close()
-
-
-def test_length_page_charts_and_formulas(app_url, page):
-    open_path(page, app_url, "/length-normalisation")
-    assert_healthy(page)
-    assert_formulas_render(page, at_least=20)
-    assert page.locator(".js-plotly-plot").count() == 2
-    assert chart_marks(page) >= 4 * 10 + 8  # 10 token bars in each of 4 panels, 8 totals
-    main = page.locator('[data-testid="stMain"]').inner_text()
-    assert '"grpo" A +0.25, B −0.0625' in main
-    assert "A +0.2, B −0.8" in main  # the token-level total push
-    shot(page, "length_default")
-    shot_at(page, "#your-own-two-answers", "length_default_example")
-    shot_at(page, '[data-testid="stPlotlyChart"] >> nth=1', "length_default_totals")
-
-
-def test_length_page_follows_an_input_and_keeps_it_in_the_link(app_url, page):
-    open_path(page, app_url, "/length-normalisation")
-    box = page.get_by_label("Answer B: length (tokens)")
-    box.fill("100")
-    box.press("Enter")
-    settle(page, 1000)
-    assert_healthy(page)
-    assert "ln.len_b=100" in page.url
-    alerts = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
-    assert "max_completion_length 8 is shorter than a completion of 100 tokens" in alerts
-    assert chart_marks(page) >= 4 * 102
-    shot_at(page, "#your-own-two-answers", "length_long_b")
-
-    limit = page.get_by_role("spinbutton", name="max_completion_length")
-    limit.fill("128")
-    limit.press("Enter")
-    settle(page, 1000)
-    assert not page.locator('[data-testid="stAlert"]').count()
-    assert "ln.lmax=128" in page.url
-    assert "-0.3906" in page.locator('[data-testid="stMain"]').inner_text() or (
-        "−0.3906" in page.locator('[data-testid="stMain"]').inner_text()
-    )  # dr_grpo total on B: 100 / (2 × 128)
 
 
 def test_length_link_reproduces_and_a_bad_link_falls_back(app_url, page):
