@@ -5,7 +5,14 @@ import pytest
 
 from grpo_core.compare import scaling_comparison
 from grpo_core.format import cell
-from tests.e2e.conftest import assert_healthy, chart_marks, open_path, settle, shot
+from tests.e2e.conftest import (
+    assert_healthy,
+    chart_marks,
+    follow_path,
+    open_path,
+    settle,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -28,8 +35,7 @@ def type_into(page, label: str, text: str) -> None:
     settle(page, 800)
 
 
-def test_epsilon_lab_marks_regimes_and_library_eps(app_url, page):
-    open_path(page, app_url, "/epsilon")
+def assert_epsilon_lab_marks_regimes_and_library_eps(page) -> None:
     healthy_with_charts(page, 1)
     chart = page.locator(".js-plotly-plot").first
     for label in ("TRL 1e-4", "verl 1e-6", "OpenRLHF 1e-9", "your eps", "z-score", "damped"):
@@ -43,6 +49,56 @@ def test_epsilon_lab_marks_regimes_and_library_eps(app_url, page):
     assert "With eps = 0 this is 0/0" in alerts(page)
     healthy_with_charts(page, 1)
     shot(page, "lab_epsilon_zero")
+
+
+def assert_conventions_side_by_side(page) -> None:
+    healthy_with_charts(page, 2)
+    assert page.get_by_text("times verl's").count() >= 1
+    shot(page, "lab_conventions")
+
+
+def assert_conventions_notebook_cell_and_scaling(page) -> None:
+    page.get_by_role("tab", name="openrlhf").click()
+    code = page.locator('[data-testid="stCode"]').filter(has_text="np.clip").first
+    assert "R = np.array([" in code.inner_text()
+    main = page.locator('[data-testid="stMain"]')
+    main.get_by_text("Batch vs group scaling").scroll_into_view_if_needed()
+    type_into(page, "Prompt 2 (graded 0 to 100)", "0, 10, 5, 10")
+    assert_healthy(page)
+    batch_std = scaling_comparison([0, 1, 0, 1, 0, 10, 5, 10], group_size=4).batch_std
+    assert page.get_by_text(f"batch std {cell(batch_std)}").count() >= 1
+    shot(page, "lab_conventions_scaling")
+
+
+def assert_conventions_groups_of_one(page) -> None:
+    page.get_by_text("Type rewards", exact=True).click()
+    settle(page, 800)
+    type_into(page, "Rewards", "3; 5")
+    assert page.get_by_text("verl passes each lone reward through").count() == 1
+    healthy_with_charts(page, 2)
+    shot(page, "lab_conventions_groups_of_one")
+
+
+def assert_dynamic_sampling_page(page) -> None:
+    healthy_with_charts(page, 4)
+    assert page.locator(".katex").count() >= 1
+    shot(page, "lab_dynamic_sampling")
+
+
+def test_a_reader_walks_the_labs(app_url, page):
+    """One reader, one load, the app's navigation between the labs: the epsilon lab marks
+    its regimes and the libraries' eps, and eps = 0 is explained; the conventions page
+    compares them side by side, shows each library's notebook cell, batch against group
+    scaling, and groups of one; the dynamic-sampling page draws its charts. (Four tests
+    with four loads until session 11.)"""
+    open_path(page, app_url, "/epsilon")
+    assert_epsilon_lab_marks_regimes_and_library_eps(page)
+    follow_path(page, app_url, "/conventions")
+    assert_conventions_side_by_side(page)
+    assert_conventions_notebook_cell_and_scaling(page)
+    assert_conventions_groups_of_one(page)
+    follow_path(page, app_url, "/dynamic-sampling")
+    assert_dynamic_sampling_page(page)
 
 
 def test_epsilon_lab_link_and_bad_rewards(app_url, page):
@@ -60,34 +116,6 @@ def test_epsilon_lab_link_and_bad_rewards(app_url, page):
     assert "eps.value=1e-9" in share and "eps.group=1%2C+abc" in share
 
 
-def test_conventions_side_by_side_and_groups_of_one(app_url, page):
-    open_path(page, app_url, "/conventions")
-    healthy_with_charts(page, 2)
-    assert page.get_by_text("times verl's").count() >= 1
-    shot(page, "lab_conventions")
-
-    page.get_by_text("Type rewards", exact=True).click()
-    settle(page, 800)
-    type_into(page, "Rewards", "3; 5")
-    assert page.get_by_text("verl passes each lone reward through").count() == 1
-    healthy_with_charts(page, 2)
-    shot(page, "lab_conventions_groups_of_one")
-
-
-def test_conventions_notebook_cell_and_scaling(app_url, page):
-    open_path(page, app_url, "/conventions")
-    page.get_by_role("tab", name="openrlhf").click()
-    code = page.locator('[data-testid="stCode"]').filter(has_text="np.clip").first
-    assert "R = np.array([" in code.inner_text()
-    main = page.locator('[data-testid="stMain"]')
-    main.get_by_text("Batch vs group scaling").scroll_into_view_if_needed()
-    type_into(page, "Prompt 2 (graded 0 to 100)", "0, 10, 5, 10")
-    assert_healthy(page)
-    batch_std = scaling_comparison([0, 1, 0, 1, 0, 10, 5, 10], group_size=4).batch_std
-    assert page.get_by_text(f"batch std {cell(batch_std)}").count() >= 1
-    shot(page, "lab_conventions_scaling")
-
-
 def test_difficulty_bias_page(app_url, page):
     open_path(page, app_url, "/difficulty?dif.k=16")
     healthy_with_charts(page, 2)
@@ -99,11 +127,7 @@ def test_difficulty_bias_page(app_url, page):
     healthy_with_charts(page, 2)
 
 
-def test_dynamic_sampling_page(app_url, page):
-    open_path(page, app_url, "/dynamic-sampling")
-    healthy_with_charts(page, 4)
-    assert page.locator(".katex").count() >= 1
-    shot(page, "lab_dynamic_sampling")
+def test_a_dynamic_sampling_link_opens_its_pool(app_url, page):
     open_path(
         page, app_url, "/dynamic-sampling?dyn.pool=Mostly+easy+%28late+in+training%29&dyn.k=4"
     )
