@@ -5,7 +5,7 @@ Screenshots go to artifacts/screenshots/ (layout_*): look at them."""
 
 import pytest
 
-from tests.e2e.conftest import open_path, settle, shot, whole_page_shot
+from tests.e2e.conftest import assert_healthy, open_path, settle, shot, whole_page_shot
 from ui.present import BODY_PX
 
 pytestmark = pytest.mark.e2e
@@ -59,14 +59,56 @@ def assert_room_reads_the_charts(page, where: str) -> None:
     assert not faded, (where, ink, faded[:5])
 
 
+def assert_step_buttons_show_each_arrow_once(page) -> None:
+    """The step buttons read "← Previous ←" and "Next → →" on the projector: the label's
+    arrow and Streamlit's shortcut badge. The badge is hidden; the arrow keys still step."""
+    for key in ("wt-prev", "wt-next"):
+        button = page.locator(f".st-key-{key} button").first  # (Streamlit draws a hidden twin)
+        assert button.locator("kbd").count() == 1  # the shortcut is still declared
+        assert not button.locator("kbd").is_visible()
+        shown = button.evaluate("b => b.innerText")
+        assert shown.count("←") + shown.count("→") == 1, shown
+    shot(page, "qa-walkthrough-projector-step-buttons")
+
+
+def assert_slide_steps_after_choosing_the_rewards(page) -> None:
+    """Presenting, the rewards to follow are chosen under the slide: the choice kept the
+    focus, so → did not step, and the slide stayed scrolled out of sight."""
+    page.get_by_text("A real math problem", exact=True).click()
+    settle(page)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stMain\"]').scrollTop < 5"
+    )  # back at the slide
+    page.keyboard.press("ArrowRight")
+    settle(page)
+    assert "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
+    assert "0.375" in page.locator('[data-testid="stMain"]').inner_text()  # 3 of 8 right
+    assert_healthy(page)
+    shot(page, "qa-walkthrough-projector-after-choosing-rewards")
+
+
+def step_with_the_keyboard(page, key: str, step: int) -> None:
+    page.keyboard.press(key)
+    page.get_by_text(f"Step {step} of {STEPS}").first.wait_for()
+    settle(page)
+
+
 def test_walkthrough_steps_are_slides_on_a_projector(clean_page, app_url):
+    """One load at 1280x720, presenting: each step buttons' arrow shows once; every step is
+    a slide (title, formula and chart in the window, charts readable by the room), stepped
+    with →; back at step 1 (←), choosing other rewards under the slide leaves → stepping
+    and the slide in view. (Three tests with a load each until session 11: the last two
+    were test_qa_learn's.)"""
     page = clean_page({"width": 1280, "height": 720})
     open_path(page, app_url, "/walkthrough?present=1")
+    assert_step_buttons_show_each_arrow_once(page)
     for step in range(1, STEPS + 1):
         if step > 1:
-            page.keyboard.press("ArrowRight")
-            page.get_by_text(f"Step {step} of {STEPS}").first.wait_for()
-            settle(page)
+            step_with_the_keyboard(page, "ArrowRight", step)
+        if step == 2:
+            assert (
+                "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
+            )
         parts = slide_parts(page)
         assert parts["scrolled"] == 0, parts
         for part in ("title", "formula", "chart"):
@@ -76,6 +118,9 @@ def test_walkthrough_steps_are_slides_on_a_projector(clean_page, app_url):
             assert box["top"] >= 0 and box["bottom"] <= 720, (step, part, box)
         assert_room_reads_the_charts(page, f"walkthrough step {step}")
         shot(page, f"layout_slide_{step}")  # the window: what the room sees
+    for step in range(STEPS - 1, 0, -1):
+        step_with_the_keyboard(page, "ArrowLeft", step)
+    assert_slide_steps_after_choosing_the_rewards(page)
 
 
 @pytest.mark.parametrize("url", ["epsilon", "critic", "conventions", "difficulty", "simulator"])

@@ -22,24 +22,6 @@ def test_epsilon_rewards_box_emptied_or_infinite_is_a_message(page, app_url):
 PROJECTOR = {"width": 1280, "height": 720}
 
 
-def test_walkthrough_step_buttons_show_each_arrow_once(clean_page, app_url):
-    """The step buttons read "← Previous ←" and "Next → →" on the projector: the label's
-    arrow and Streamlit's shortcut badge. The badge is hidden; the arrow keys still step."""
-    page = clean_page(PROJECTOR)
-    open_path(page, app_url, "/walkthrough?present=1")
-    for key in ("wt-prev", "wt-next"):
-        button = page.locator(f".st-key-{key} button").first  # (Streamlit draws a hidden twin)
-        assert button.locator("kbd").count() == 1  # the shortcut is still declared
-        assert not button.locator("kbd").is_visible()
-        shown = button.evaluate("b => b.innerText")
-        assert shown.count("←") + shown.count("→") == 1, shown
-    page.keyboard.press("ArrowRight")
-    settle(page)
-    assert "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
-    assert_healthy(page)
-    shot(page, "qa-walkthrough-projector-step-buttons")
-
-
 CLIPPED = """(key) => {
   const box = document.querySelector(`.st-key-${key}`);
   const column = box.closest('[data-testid="stColumn"]').getBoundingClientRect();
@@ -97,21 +79,3 @@ def test_walkthrough_choices_show_the_new_rewards_after_switching_source(page, a
     }
     assert shown == {"wt-prompt": "Whiteboard group", "wt-answer": "answer 1 (reward 2)"}
     assert_healthy(page)
-
-
-def test_walkthrough_slide_steps_after_choosing_the_rewards_on_the_projector(clean_page, app_url):
-    """Presenting, the rewards to follow are chosen under the slide: the choice kept the
-    focus, so → did not step, and the slide stayed scrolled out of sight."""
-    page = clean_page(PROJECTOR)
-    open_path(page, app_url, "/walkthrough?present=1")
-    page.get_by_text("A real math problem", exact=True).click()
-    settle(page)
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stMain\"]').scrollTop < 5"
-    )  # back at the slide
-    page.keyboard.press("ArrowRight")
-    settle(page)
-    assert "2 · The group mean" in page.locator('[data-testid="stMain"] h3').first.inner_text()
-    assert "0.375" in page.locator('[data-testid="stMain"]').inner_text()  # 3 of 8 right
-    assert_healthy(page)
-    shot(page, "qa-walkthrough-projector-after-choosing-rewards")
