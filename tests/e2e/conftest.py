@@ -505,6 +505,7 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     """
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.locator("[role=columnheader]").nth(1).wait_for(state="attached")  # drawn: count them
+    grid.scroll_into_view_if_needed()  # a page reached by navigation may open scrolled down
     box = grid.bounding_box()
     header = row_height = 35
     index_width = 64

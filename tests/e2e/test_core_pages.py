@@ -8,6 +8,7 @@ from tests.e2e.conftest import (
     assert_healthy,
     chart_marks,
     edit_cell,
+    follow_path,
     open_path,
     settle,
     shot,
@@ -16,8 +17,7 @@ from tests.e2e.conftest import (
 pytestmark = pytest.mark.e2e
 
 
-def test_playground_edit_a_cell_then_sample(app_url, page):
-    open_path(page, app_url, "/playground")
+def assert_playground_edits_a_cell_then_samples(page) -> None:
     edit_cell(page, column=0, row=1, text="abc")
     alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
     assert any("Prompt 1, answer 2: 'abc' is not a number" in a for a in alerts)
@@ -37,8 +37,7 @@ def test_playground_edit_a_cell_then_sample(app_url, page):
     shot(page, "playground_sampled")
 
 
-def test_walkthrough_steps_render_formulas(app_url, page):
-    open_path(page, app_url, "/walkthrough")
+def assert_walkthrough_steps_render_formulas(page) -> None:
     for step in range(2, 7):
         page.get_by_role("button", name="Next →").click()
         page.get_by_text(f"Step {step} of 6").wait_for()
@@ -54,8 +53,7 @@ def test_walkthrough_steps_render_formulas(app_url, page):
     shot(page, "walkthrough_step5")
 
 
-def test_shared_link_reproduces_the_view_in_a_fresh_browser(app_url, clean_page, page):
-    open_path(page, app_url, "/playground")
+def assert_shared_link_reproduces_the_view_in_a_fresh_browser(page, clean_page) -> None:
     page.get_by_role("button", name="Sample").click()
     settle(page)
     link = page.url
@@ -77,8 +75,7 @@ def test_garbage_link_gets_a_message_and_defaults(app_url, page):
     shot(page, "playground_garbage_link")
 
 
-def test_walkthrough_real_problem_regrade(app_url, page):
-    open_path(page, app_url, "/walkthrough")
+def assert_walkthrough_real_problem_regrades(page) -> None:
     page.get_by_role("radio", name="A real math problem").click()
     page.get_by_text("The library problem").first.wait_for()
     settle(page)
@@ -94,3 +91,22 @@ def test_walkthrough_real_problem_regrade(app_url, page):
         in page.locator("[data-testid='stVerticalBlock']", has_text="Answer a4").last.inner_text()
     )
     shot(page, "walkthrough_real_problem_regraded")
+
+
+def test_a_reader_steps_the_walkthrough_then_edits_and_shares_the_playground(
+    app_url, clean_page, page
+):
+    """One reader, one load, the app's navigation: the walkthrough's steps render their
+    formulas and charts, its real problem regrades an answer; the playground explains a bad
+    cell, takes a good one into its link and samples; its link, opened in a fresh browser,
+    shows the same table. (Four tests with five loads until session 11.)"""
+    open_path(page, app_url, "/walkthrough")
+    assert_walkthrough_steps_render_formulas(page)
+    for step in range(4, 0, -1):  # back to the first step, where the problem is stated
+        page.get_by_role("button", name="← Previous").click()
+        page.get_by_text(f"Step {step} of 6").wait_for()
+    settle(page)
+    assert_walkthrough_real_problem_regrades(page)
+    follow_path(page, app_url, "/playground")
+    assert_playground_edits_a_cell_then_samples(page)
+    assert_shared_link_reproduces_the_view_in_a_fresh_browser(page, clean_page)
