@@ -8,6 +8,7 @@ import re
 import pytest
 
 import content
+from practice.bank import load_bank
 from tests.content.prose import MARKDOWN
 
 RAW_SUBSCRIPT = re.compile(r"(?<![\w\\])([A-Za-z]|mean|std|pi|sum)_(\{[^}]*\}|\([^)]*\)|\w+)")
@@ -31,3 +32,15 @@ def test_a_page_with_latex_writes_no_raw_subscript(name):
     """The cheat sheet's RLOO row, GAE and KL estimator lines and the length page's L_max
     were plain "R_i", "V(s_(t+1))", "pi_ref", "L_max" under a rendered formula."""
     assert raw_subscripts(content.read_text(name)) == []
+
+
+def test_the_quizs_feedback_writes_no_raw_subscript():
+    """The quiz renders its prompts and options in LaTeX; an option's why, an explanation or
+    a blank's mistake feedback said "A_i = R_i - mean(R)" and "1/|o_i|" beside them. (A
+    follow-up's key points and model answer are written as a candidate types them.)"""
+    shown = []
+    for q in load_bank():
+        shown.append(q.explanation or "")
+        shown += [t for o in q.options for t in (o.text, o.why)]
+        shown += [feedback for b in q.blanks for _, feedback in b.mistakes]
+    assert [s for s in shown if raw_subscripts(s)] == []
