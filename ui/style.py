@@ -26,6 +26,11 @@ CSS = """
   }
   [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
   [data-testid="stCaptionContainer"] code { color: inherit; }
+  /* Chart ticks and axis titles: Streamlit's chart theme draws them in a faded grey (#808495,
+     3.7:1 on white); here in the theme's text colour */
+  [data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle) {
+    fill: currentColor !important;
+  }
   [data-testid="stSliderThumbValue"] { color: inherit; }
   [data-testid="stButtonGroup"] button { color: inherit !important; }
   kbd { color: inherit !important; opacity: 1 !important; }

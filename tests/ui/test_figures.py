@@ -80,6 +80,15 @@ def test_the_recall_legend_sits_above_the_plot_with_room_for_its_phone_rows():
     assert layout.margin.b is None or layout.margin.b < 100, "nothing hangs under the axis"
 
 
+def test_the_recall_axes_are_labelled_at_body_size():
+    """Streamlit's chart theme sets ticks at 12 px: the dates and percentages of a learner's
+    recall were small on a phone; they are set at the body size (the colour: ui.style)."""
+    from ui.figures.review import recall_figure
+
+    fig = recall_figure(("2026-01-01", "2026-01-02"), ("t",), ((1.0, 0.5),), (("t", "T"),))
+    assert fig.layout.xaxis.tickfont.size == fig.layout.yaxis.tickfont.size == 14
+
+
 def test_a_long_legend_of_long_names_is_one_entry_a_row_at_every_width():
     """The Review page's 17 topics took a row each on a phone, and the top margin is sized
     for that; on a desktop Plotly packed them two a row and left an empty band as tall as
