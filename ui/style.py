@@ -25,6 +25,14 @@ CSS = """
     [class*="st-key-formula-narrow-"] { display: block; }
   }
   [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+  /* A chart's title: the chart's own on a wide screen, the HTML one above it on a phone,
+     where it wraps (ui.figures.common.show) */
+  [data-testid="stElementContainer"]:has(.chart-title-phone) { display: none; }
+  .chart-title-phone { font-weight: 700; font-size: 1.05rem; margin: 0; }
+  @media (max-width: 640px) {
+    [data-testid="stElementContainer"]:has(.chart-title-phone) { display: block; }
+    [data-testid="stPlotlyChart"] .gtitle { display: none; }
+  }
   /* A table's toolbar (show columns, search, full screen) stands 44 px above the table, over
      the line before it once a tap shows it; on a phone, where a tap shows it, the table
      keeps that room (the toolbar's 8 px of padding hang in the gap between elements). */
