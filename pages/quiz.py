@@ -5,7 +5,6 @@ kept in the store (``ui.quiz_store``): the first answer to a question stands."""
 import streamlit as st
 
 from grpo_core.format import plural
-from practice.questions import KINDS, TOPICS
 from practice.session import (
     MAX_SEED,
     missed_questions,
@@ -78,13 +77,19 @@ link = st.query_params.get(state.QUIZ_PROGRESS_PARAM)
 link_attempt = certification.linked_attempt(link, secret)
 if link_attempt is not None and link != s.get("qz.param"):
     s["qz.mode"], s["qz.param"] = "Certification", link
+# Presenting, the question comes first, under an unlabelled Mode: above a 1280x720 fold.
+shown = "collapsed" if present.active() else "visible"
 mode = st.segmented_control(
-    "Mode", ["Practice", "Certification"], key="qz.mode", default="Practice", width="stretch"
+    "Mode",
+    ["Practice", "Certification"],
+    key="qz.mode",
+    default="Practice",
+    width="stretch",
+    label_visibility=shown,
 )
 if mode == "Certification":
     certification.view(secret, key, key_problem, link_attempt)
     st.stop()
-# Presenting, the question comes first: on a 1280x720 projector its options sit above the fold.
 first, then = st.container(), st.container()
 setup, asked = (then, first) if present.active() else (first, then)
 with setup:
@@ -111,22 +116,7 @@ param = s["qz.param"] = qw.progress_param(quiz, secret)
 qw.keep_progress_in_url(param)
 
 with setup.expander(f"New practice quiz · this one: {len(quiz.order)} questions"):
-    c1, c2, c3 = st.columns([2, 2, 1])
-    c1.multiselect(
-        "Topics (none = all)",
-        list(TOPICS),
-        format_func=TOPICS.get,
-        key="qz.topics",
-        placeholder="All topics",
-    )
-    c2.multiselect(
-        "Kinds (none = all)",
-        list(KINDS),
-        format_func=qw.KIND_TITLES.get,
-        key="qz.kinds",
-        placeholder="All kinds",
-    )
-    c3.text_input("Seed (blank = random)", key="qz.seed_in")
+    qw.new_quiz_filters()
     st.caption(
         f"The seed fixes the order and the drills' numbers (this quiz's: {quiz.seed}); type "
         "it to practise the same quiz again."

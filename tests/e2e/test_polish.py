@@ -50,3 +50,57 @@ def test_a_phone_sees_a_tables_toolbar_beside_the_text_and_chart_axes_in_the_tex
     assert all(top >= seen["before"] for top, _ in seen["buttons"]), seen
     assert seen["tick"] == seen["text"], seen
     assert_healthy(page)
+
+
+SCROLL_TO_TOP = """() => {
+  for (const e of [document.scrollingElement, ...document.querySelectorAll('[data-testid]')])
+    if (e && e.scrollTop) e.scrollTop = 0;
+}"""
+LONGEST_CHOICE_SEED = 268
+"""A practice quiz whose first question is the bank's longest four-option choice question
+(choice-batch-scale: its prompt and options, 392 characters)."""
+
+
+def test_a_projected_quiz_question_shows_its_options_and_check_above_the_fold(clean_page, app_url):
+    """Presenting at 1280x720, the folded "How practice works" and the new-quiz settings
+    stood above the question: a four-option question's Check button was at 780 px. They
+    now come under the question, and the settings still start a quiz there."""
+    page = clean_page(viewport=PROJECTOR)
+    open_path(page, app_url, "/quiz?present=1")
+    page.get_by_text("New practice quiz").click()
+    page.get_by_label("Seed (blank = random)").fill(str(LONGEST_CHOICE_SEED))
+    page.get_by_role("button", name="Start a new quiz").click()
+    settle(page)
+    page.evaluate(SCROLL_TO_TOP)
+    main = page.locator('[data-testid="stMain"]')
+    assert "Two prompts in a batch" in main.inner_text(), "the seed's first question"
+    options = page.locator('[data-testid="stRadio"] label:has(input[type=radio])')
+    assert options.count() == 4
+    bottoms = [options.nth(i).bounding_box()["y"] + 20 for i in range(4)]
+    check = page.get_by_role("button", name="Check").bounding_box()
+    shot(page, "polish_projected_quiz")
+    assert max(bottoms) <= PROJECTOR["height"] and check["y"] + check["height"] <= 720, (
+        bottoms,
+        check,
+    )
+    settings = page.get_by_text("How practice works").bounding_box()
+    assert page.locator("h1").bounding_box()["y"] > 0, "seen from the top of the page"
+    assert settings["y"] > check["y"], "the settings come after the question"
+    assert_healthy(page)
+
+
+def test_a_laptop_reads_listen_above_the_fold_and_a_long_chart_title_on_one_line(
+    clean_page, app_url
+):
+    """At 1280x720 the Listen control is under the page's intro, above the fold; a chart
+    title of 56 characters is one line where the chart has room (it was cut into lines
+    of 40 at every width), and the phone's HTML copy of it is not shown."""
+    page = clean_page(viewport=PROJECTOR)
+    open_path(page, app_url, "/difficulty")
+    listen = page.locator('iframe[title^="Listen"]').bounding_box()
+    assert listen["y"] + listen["height"] <= PROJECTOR["height"], listen
+    title = page.locator(".gtitle", has_text="A right and a wrong answer's advantage")
+    assert title.count() == 1 and title.locator("tspan.line").count() <= 1
+    assert title.bounding_box()["height"] < 30
+    assert not page.locator(".chart-title-phone").first.is_visible()
+    assert_healthy(page)
