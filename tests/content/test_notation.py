@@ -44,3 +44,16 @@ def test_the_quizs_feedback_writes_no_raw_subscript():
         shown += [t for o in q.options for t in (o.text, o.why)]
         shown += [feedback for b in q.blanks for _, feedback in b.mistakes]
     assert [s for s in shown if raw_subscripts(s)] == []
+
+
+DEFINED_IN_WORDS = re.compile(r"\\qquad[^$]*?\\text\{[^}]*\s[^}]*\}")
+"""A display formula that goes on, after a \\qquad, to define a symbol in words."""
+
+
+@pytest.mark.parametrize("name", MARKDOWN)
+def test_a_display_formula_leaves_definitions_in_words_to_the_prose(name):
+    """The cheat sheet's formula went on "μ = mean of the K rewards, σ = their std (same
+    prompt only)" in display math: on a phone it broke as "μ =" at a line's end and its
+    words on the next. The words now follow the formula as a sentence."""
+    blocks = re.findall(r"\$\$(.*?)\$\$", content.read_text(name), re.DOTALL)
+    assert [b for b in blocks if DEFINED_IN_WORDS.search(b)] == []
