@@ -202,7 +202,7 @@ CONVENTIONS: dict[str, Convention] = {
             library="TRL RLOOTrainer with beta = 0 (RLOO, arXiv 2402.14740)",
             source="huggingface/trl trl/trainer/rloo_trainer.py",
             description="Baseline is the mean of the other K-1 rewards: "
-            "A_i = K/(K-1) (R_i - mean); no std. TRL's RLOOTrainer first subtracts "
+            "Aᵢ = K/(K-1) (Rᵢ - mean); no std. TRL's RLOOTrainer first subtracts "
             "beta times the KL from the reward (beta 0.05 by default); this is beta = 0.",
             code="K = R.shape[1]; A = R - (R.sum(1, keepdims=True) - R) / (K - 1)",
         ),
@@ -221,7 +221,7 @@ CONVENTIONS: dict[str, Convention] = {
             "calculate_baseline_and_std_per_prompt",
             description="Leave-one-out mean as baseline, divided by the sample std of the "
             "other K-1 rewards + 1e-6; where that std is 0 (the others all agree, or K = 2) "
-            "the answer keeps R_i - baseline undivided.",
+            "the answer keeps Rᵢ - baseline undivided.",
             code="K = R.shape[1]; O = R[:, None, :].repeat(K, 1)[:, ~np.eye(K, dtype=bool)]"
             ".reshape(-1, K, K - 1); b = O.mean(2); "
             "A = np.where(np.ptp(O, 2) > 0, (R - b) / (O.std(2, ddof=1) + 1e-6), R - b)",

@@ -114,3 +114,17 @@ def plural(count: int, word: str, *, with_count: bool = True) -> str:
     """
     form = word if count == 1 else word + "s"
     return f"{count:,} {form}" if with_count else form
+
+
+_SUBSCRIPTS = str.maketrans("0123456789+-aeijklmnoprstux", "₀₁₂₃₄₅₆₇₈₉₊₋ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤₓ")
+
+
+def subscripted(symbol: str, index: object) -> str:
+    """A symbol with its index as Unicode subscripts, for plain text that stands beside
+    LaTeX (a widget label, a table header): ("A", 2) -> "A₂", ("R", "i") -> "Rᵢ",
+    ("L", "max") -> "Lₘₐₓ". ValueError for an index Unicode has no subscript for."""
+    text = str(index)
+    written = text.translate(_SUBSCRIPTS)
+    if any(a == b for a, b in zip(text, written, strict=True)):
+        raise ValueError(f"no Unicode subscript for every character of {text!r}")
+    return symbol + written

@@ -57,14 +57,14 @@ LOSS_TYPES: dict[str, LossType] = {
     for t in (
         LossType(
             name="grpo",
-            weight="1 / (G |o_i|)",
+            weight="1 / (G |oᵢ|)",
             description="Average each completion's token losses, then average over the "
             "completions: every completion counts the same, so a long one's tokens weigh less.",
             source=f'{_TRL}="grpo"; DeepSeekMath (arXiv 2402.03300) eq. 3',
         ),
         LossType(
             name="bnpo",
-            weight="1 / sum_j |o_j|",
+            weight="1 / Σⱼ |oⱼ|",
             description="Sum every token's loss in the batch and divide by the number of "
             "tokens in the batch: every token counts the same.",
             source=f'{_TRL}="bnpo"',

@@ -17,6 +17,12 @@ _MINUS = str.maketrans({"−": "-", "–": "-", "﹣": "-", "－": "-"})
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 
 
+def ascii_minus(text: str) -> str:
+    """``text`` with every minus sign people paste or type ("−" as the app writes it, en
+    dash, small and full-width hyphen-minus) as the ASCII "-" Python's float reads."""
+    return text.translate(_MINUS)
+
+
 def parse_reward(text) -> float | None:
     """One cell's reward: a float, None for a blank cell, ValueError otherwise.
 
@@ -31,7 +37,7 @@ def parse_reward(text) -> float | None:
         if math.isnan(value):
             return None  # an empty numeric cell arrives as NaN
         return _checked(value, repr(text))
-    s = str(text).strip().translate(_MINUS)
+    s = ascii_minus(str(text).strip())
     if not s:
         return None
     if len(s) > MAX_CELL_CHARS:

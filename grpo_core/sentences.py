@@ -298,7 +298,7 @@ def _leave_one_out_and_whitening(rewards, grouping, names, src) -> list[str]:
     undivided = int(np.sum(np.ravel(nemo.divisor) == 1.0))
     where = (
         f"{plural(undivided, 'answer')} whose siblings all agree "
-        f"{'keeps' if undivided == 1 else 'keep'} R_i minus the others' mean undivided"
+        f"{'keeps' if undivided == 1 else 'keep'} Rᵢ minus the others' mean undivided"
         if undivided
         else "every answer's siblings differ here, so every answer is divided"
     )

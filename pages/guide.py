@@ -20,6 +20,7 @@ anchors = list(titles)
 
 st.title(doc.title)
 st.markdown(doc.intro)
+listen = st.container()  # under the intro: above the fold at every width, not under the contents
 
 # The URL's ``s`` names the section shown alone (a section's anchor); anything else is
 # ignored and every section is shown.
@@ -45,7 +46,8 @@ with left:
         learn.contents([(s.title, s.anchor) for s in doc.sections])
 
 spoken = doc.sections if shown == ALL else [doc.sections[anchors.index(shown)]]
-narrate.listen("\n\n".join(f"{item.title}. {item.body}" for item in spoken))
+with listen:
+    narrate.listen("\n\n".join(f"{item.title}. {item.body}" for item in spoken))
 if shown == ALL:
     for item in doc.sections:
         learn.section(item)

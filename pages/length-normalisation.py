@@ -68,7 +68,7 @@ def example() -> None:
         1.0,
         key="ln.lmax",
         **link,
-        help='L_max for "dr_grpo": it divides by (number of answers × L_max). '
+        help='Lₘₐₓ for "dr_grpo": it divides by (number of answers × Lₘₐₓ). '
         "It must be at least the longest answer.",
     )
     try:

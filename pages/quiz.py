@@ -5,7 +5,6 @@ kept in the store (``ui.quiz_store``): the first answer to a question stands."""
 import streamlit as st
 
 from grpo_core.format import plural
-from practice.questions import KINDS, TOPICS
 from practice.session import (
     MAX_SEED,
     missed_questions,
@@ -15,7 +14,7 @@ from practice.session import (
     score,
     start_quiz,
 )
-from ui import certificate, certification, page, state
+from ui import certificate, certification, page, present, state
 from ui import quiz_store as kept
 from ui import quiz_widgets as qw
 from ui.secret import cert_key_or_problem, cert_secret_or_problem
@@ -78,13 +77,23 @@ link = st.query_params.get(state.QUIZ_PROGRESS_PARAM)
 link_attempt = certification.linked_attempt(link, secret)
 if link_attempt is not None and link != s.get("qz.param"):
     s["qz.mode"], s["qz.param"] = "Certification", link
+# Presenting, the question comes first, under an unlabelled Mode: above a 1280x720 fold.
+shown = "collapsed" if present.active() else "visible"
 mode = st.segmented_control(
-    "Mode", ["Practice", "Certification"], key="qz.mode", default="Practice", width="stretch"
+    "Mode",
+    ["Practice", "Certification"],
+    key="qz.mode",
+    default="Practice",
+    width="stretch",
+    label_visibility=shown,
 )
 if mode == "Certification":
     certification.view(secret, key, key_problem, link_attempt)
     st.stop()
-qw.mode_intro(qw.PRACTICE_INTRO, "How practice works")
+first, then = st.container(), st.container()
+setup, asked = (then, first) if present.active() else (first, then)
+with setup:
+    qw.mode_intro(qw.PRACTICE_INTRO, "How practice works")
 
 # Restore: this session's quiz, else the link's, else a fresh quiz; its answers are always
 # the store's. A link is read when it is not the one this session last wrote.
@@ -97,7 +106,7 @@ if link_attempt is not None or (
 if "qz.state" not in s or (link and link != s.get("qz.param")):
     restored = kept.from_link(link, secret) if link else None
     if link and restored is None:
-        st.info(
+        setup.info(
             "That quiz link could not be read (it is incomplete, edited, or from an older "
             "question bank), so here is a fresh quiz."
         )
@@ -106,23 +115,8 @@ quiz = s["qz.state"] = kept.load(s["qz.state"].quiz_id) or s["qz.state"]
 param = s["qz.param"] = qw.progress_param(quiz, secret)
 qw.keep_progress_in_url(param)
 
-with st.expander(f"New practice quiz · this one: {len(quiz.order)} questions"):
-    c1, c2, c3 = st.columns([2, 2, 1])
-    c1.multiselect(
-        "Topics (none = all)",
-        list(TOPICS),
-        format_func=TOPICS.get,
-        key="qz.topics",
-        placeholder="All topics",
-    )
-    c2.multiselect(
-        "Kinds (none = all)",
-        list(KINDS),
-        format_func=qw.KIND_TITLES.get,
-        key="qz.kinds",
-        placeholder="All kinds",
-    )
-    c3.text_input("Seed (blank = random)", key="qz.seed_in")
+with setup.expander(f"New practice quiz · this one: {len(quiz.order)} questions"):
+    qw.new_quiz_filters()
     st.caption(
         f"The seed fixes the order and the drills' numbers (this quiz's: {quiz.seed}); type "
         "it to practise the same quiz again."
@@ -134,30 +128,31 @@ with st.expander(f"New practice quiz · this one: {len(quiz.order)} questions"):
 sc = score(quiz)
 current = s.get("qz.current")
 if current is not None and current in quiz.order:
-    position = quiz.order.index(current) + 1
-    st.progress(
-        progress(quiz),
-        text=f"Question {position} of {sc.total} · {sc.shown} "
-        f"{plural(sc.correct, 'point', with_count=False)} so far",
-    )
-    question = qw.by_id()[current]
-    qw.header(question, f"Question {position}")
-    answered = qw.show_question(
-        question,
-        prefix=PREFIX,
-        seed=quiz.seed,
-        on_answer=on_answer,
-        drill=qw.drill_for(quiz, current),
-    )
-    if answered:
-        last = next_question(quiz) is None
-        st.button(
-            "See my score" if last else "Next question",
-            key="qz.next",
-            type="primary",
-            icon=":material/arrow_forward:",
-            on_click=go_next,
+    with asked:
+        position = quiz.order.index(current) + 1
+        st.progress(
+            progress(quiz),
+            text=f"Question {position} of {sc.total} · {sc.shown} "
+            f"{plural(sc.correct, 'point', with_count=False)} so far",
         )
+        question = qw.by_id()[current]
+        qw.header(question, f"Question {position}")
+        answered = qw.show_question(
+            question,
+            prefix=PREFIX,
+            seed=quiz.seed,
+            on_answer=on_answer,
+            drill=qw.drill_for(quiz, current),
+        )
+        if answered:
+            last = next_question(quiz) is None
+            st.button(
+                "See my score" if last else "Next question",
+                key="qz.next",
+                type="primary",
+                icon=":material/arrow_forward:",
+                on_click=go_next,
+            )
     st.stop()
 
 # The end of the quiz ---------------------------------------------------------------------

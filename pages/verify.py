@@ -108,10 +108,10 @@ with st.container(border=True):
         st.caption(f"Signed with key {cert['key_id']} (Ed25519).")
     else:
         st.caption("An older certificate, signed with the lab's shared secret (HMAC).")
+    if short is not None:  # read with the verdict, not under the offline check
+        st.markdown("The short form you pasted names this full ID, which checks offline too:")
+        st.code(cert_id, language=None, wrap_lines=True)
 offline_check()
 if short is None and st.query_params.get(state.CERTIFICATE_PARAM) != cert_id:
     st.query_params[state.CERTIFICATE_PARAM] = cert_id
     s["vf.linked"] = cert_id
-elif short is not None:
-    st.markdown("The short form names this full ID, which checks offline too:")
-    st.code(cert_id, language=None, wrap_lines=True)

@@ -34,6 +34,9 @@ st.markdown(
     "from the playground, on a whiteboard example you can check by hand, or on eight "
     "written answers to a real math problem, graded by a verifier."
 )
+listen = (
+    st.container()
+)  # under the intro, above the fold (the step's words are below it on a phone)
 source = st.segmented_control(
     "Rewards to follow",
     ["yours", "whiteboard", "real"],
@@ -143,7 +146,7 @@ with slide:
     if presenting:
         st.progress(step / len(STEPS), text=progress)
 box["words"].markdown(explanation)
-with box["words"]:
+with listen:
     narrate.listen(f"Step {step}: {words['title']}. {explanation}")
 
 mean, std = trace.mean[g], trace.std[g]

@@ -21,6 +21,7 @@ import numpy as np
 from grpo_core import advantage_trace, get_convention, group_advantages
 from grpo_core.format import decimal_tex as num  # short names: worked solutions are dense LaTeX
 from grpo_core.format import equals_sign as eq
+from grpo_core.format import subscripted
 from practice.loss_drills import draw_loss_drill
 from practice.questions import DrillTemplate
 from practice.variant_numbers import listed
@@ -51,7 +52,7 @@ class Drill:
     solution: tuple[str, ...]
     """The worked solution: one LaTeX line per step, with the numbers."""
     name: str
-    """What is typed, for a label ("Your value of A_2", "Your value of the loss")."""
+    """What is typed, for a label ("Your value of A₂", "Your value of the loss")."""
     name_tex: str
     """The same in LaTeX, for the answer line ("A_{2}", "\\mathcal{L}")."""
     mean: float | None = None
@@ -103,7 +104,7 @@ def make_drill(template: DrillTemplate, rng: np.random.Generator) -> Drill:
         tol=template.tol,
         prompt=_drill_prompt(rewards, template.ask, conv.name),
         solution=(),
-        name=f"A_{template.ask}",
+        name=subscripted("A", template.ask),
         name_tex=f"A_{{{template.ask}}}",
         mean=float(trace.mean[0]),
         baseline=float(trace.baseline[i]),

@@ -86,7 +86,7 @@ _NAMES = {  # quantity -> (plain name, LaTeX name)
     "clip-fraction": ("the clip fraction", r"\text{clip fraction}"),
     "loss": ("the loss", r"\mathcal{L}"),
     "token-gradient": ("∂loss/∂log p", r"\partial\,\mathcal{L} / \partial \log p"),
-    "kl-k3": ("k3", "k_3"),
+    "kl-k3": ("k₃", "k_3"),
 }
 
 

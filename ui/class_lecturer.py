@@ -359,14 +359,14 @@ def group_panel(store, code: str, r: Round, question, drill, spec: RoundSpec) ->
         st.dataframe(
             {
                 "student": [a.label for a in answers],
-                "reward R_i": group.rewards,
-                "R_i − baseline": group.centred,
-                "advantage A_i": group.advantages,
+                "reward Rᵢ": group.rewards,
+                "Rᵢ − baseline": group.centred,
+                "advantage Aᵢ": group.advantages,
             },
             hide_index=True,
             column_config={
                 name: st.column_config.NumberColumn(format="%.4f")
-                for name in ("R_i − baseline", "advantage A_i")
+                for name in ("Rᵢ − baseline", "advantage Aᵢ")
             },
         )
     conv = get_convention(convention)

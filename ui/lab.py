@@ -10,7 +10,7 @@ import streamlit as st
 
 import content
 from content.citations import cite
-from grpo_core.parsing import MAX_TEXT_CHARS, parse_reward_text
+from grpo_core.parsing import MAX_TEXT_CHARS, ascii_minus, parse_reward_text
 from ui import state
 from ui.text import markdown_safe
 
@@ -24,6 +24,14 @@ def words(page: str, name: str, **numbers) -> str:
     return text.format(**numbers) if numbers else text
 
 
+def _ascii_minus_typed(key: str) -> None:
+    """A typed "−" as the ASCII "-": the box's URL parameter, so its share link, keeps the
+    links' one minus sign (``ui.state.ascii_minus_in_link``)."""
+    typed = st.session_state[key]
+    if ascii_minus(typed) != typed:
+        st.session_state[key] = ascii_minus(typed)
+
+
 def rewards_input(
     label: str, key: str, default: str, *, help: str, one_prompt: bool = True
 ) -> list[list[float]]:
@@ -33,7 +41,14 @@ def rewards_input(
     What is wrong is shown as a warning that names the item, and the rest still counts.
     """
     typed = st.text_input(
-        label, value=default, key=key, help=help, max_chars=MAX_TEXT_CHARS, bind="query-params"
+        label,
+        value=default,
+        key=key,
+        help=help,
+        max_chars=MAX_TEXT_CHARS,
+        bind="query-params",
+        on_change=_ascii_minus_typed,
+        args=(key,),
     )
     try:
         parsed = parse_reward_text(

@@ -44,7 +44,7 @@ from practice.progress_link import (
     sign_progress,
     unsign_progress,
 )
-from practice.questions import TOPICS, Question
+from practice.questions import KINDS, TOPICS, Question
 from practice.session import QuizState, option_order
 from ui import present
 from ui import quiz_feedback as fb
@@ -406,3 +406,24 @@ def keep_progress_in_url(param: str) -> None:
             del st.query_params[QUIZ_PROGRESS_PARAM]
     elif st.query_params.get(QUIZ_PROGRESS_PARAM) != param:
         st.query_params[QUIZ_PROGRESS_PARAM] = param
+
+
+def new_quiz_filters() -> None:
+    """A new practice quiz's topics, kinds and seed (``qz.topics``, ``qz.kinds``,
+    ``qz.seed_in``), which the quiz page's "Start a new quiz" reads."""
+    c1, c2, c3 = st.columns([2, 2, 1])
+    c1.multiselect(
+        "Topics (none = all)",
+        list(TOPICS),
+        format_func=TOPICS.get,
+        key="qz.topics",
+        placeholder="All topics",
+    )
+    c2.multiselect(
+        "Kinds (none = all)",
+        list(KINDS),
+        format_func=KIND_TITLES.get,
+        key="qz.kinds",
+        placeholder="All kinds",
+    )
+    c3.text_input("Seed (blank = random)", key="qz.seed_in")

@@ -29,7 +29,13 @@ from grpo_core import CONVENTIONS, get_convention
 from grpo_core.conventions import SCALES
 from grpo_core.format import shortest
 from grpo_core.links import decode_rewards, encode_rewards
-from grpo_core.parsing import CellError, ParsedRewards, parse_reward, parse_reward_grid
+from grpo_core.parsing import (
+    CellError,
+    ParsedRewards,
+    ascii_minus,
+    parse_reward,
+    parse_reward_grid,
+)
 from practice.class_link import PRIVATE_PARAMS as CLASS_PRIVATE_PARAMS
 from ui.text import markdown_safe
 
@@ -88,6 +94,7 @@ class Settings:
 
 def init() -> None:
     """Set missing shared keys and apply the URL once per session (see ui.page.start)."""
+    ascii_minus_in_link(st.query_params)
     first_run = not st.session_state.get("link_read")
     st.session_state["link.incoming"] = st.query_params.to_dict() if first_run else None
     drop_non_finite_numbers(st.query_params)
@@ -133,6 +140,24 @@ def _same_value(value, text: str) -> bool:
         return False
 
 
+def ascii_minus_in_link(query) -> None:
+    """A link's values with the ASCII "-", before any widget reads them: the links this app
+    writes use it (a URL keeps it readable; "−" is %E2%88%92 there), and a link pasted with
+    the page's own minus sign "−" (copied from a chart, a table or a formula) must open the
+    same view. Streamlit's widgets bound to the URL read a number with float(), which
+    refuses "−2": the reward box of the epsilon lab showed its default and named the
+    value ignored. A parameter a widget on the page holds is the widget's own value."""
+    for key in list(query):
+        text = query.get(key)
+        if not isinstance(text, str) or ascii_minus(text) == text:
+            continue
+        try:
+            query[key] = ascii_minus(text)
+        except StreamlitAPIException:  # bound to a widget on the page: its own value
+            continue
+        _set_initial_value(key, ascii_minus(text))
+
+
 def drop_non_finite_numbers(query) -> None:
     """Refuse URL parameters (other than the ones _read_link checks) whose value reads as an
     infinite or NaN number ("inf", "-inf", "nan", "1e999", 400 nines), before any widget
@@ -160,6 +185,16 @@ def drop_non_finite_numbers(query) -> None:
             except StreamlitAPIException:  # bound to a widget on the page: its own value
                 continue
             _forget_initial_value(key)
+
+
+def _set_initial_value(key: str, value: str) -> None:
+    """Replace ``key``'s value in the query string the session opened with, which widgets
+    bound to the URL seed themselves from (see ``_forget_initial_value``)."""
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as params:
+        if key in params._initial_query_params:
+            params._initial_query_params[key] = [value]
 
 
 def _forget_initial_value(key: str) -> None:

@@ -25,7 +25,28 @@ CSS = """
     [class*="st-key-formula-narrow-"] { display: block; }
   }
   [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+  /* A chart's title: the chart's own on a wide screen, the HTML one above it on a phone,
+     where it wraps (ui.figures.common.show) */
+  [data-testid="stElementContainer"]:has(.chart-title-phone) { display: none; }
+  .chart-title-phone { font-weight: 700; font-size: 1.05rem; margin: 0; }
+  @media (max-width: 640px) {
+    [data-testid="stElementContainer"]:has(.chart-title-phone) { display: block; }
+    [data-testid="stPlotlyChart"] .gtitle { display: none; }
+  }
+  /* A table's toolbar (show columns, search, full screen) stands 44 px above the table, over
+     the line before it once a tap shows it; on a phone, where a tap shows it, the table
+     keeps that room (the toolbar's 8 px of padding hang in the gap between elements). */
+  @media (max-width: 640px) {
+    [data-testid="stElementContainer"]:has(> * > [data-testid="stDataFrame"]) {
+      margin-top: 36px;
+    }
+  }
   [data-testid="stCaptionContainer"] code { color: inherit; }
+  /* Chart ticks and axis titles: Streamlit's chart theme draws them in a faded grey (#808495,
+     3.7:1 on white); here in the theme's text colour */
+  [data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle) {
+    fill: currentColor !important;
+  }
   [data-testid="stSliderThumbValue"] { color: inherit; }
   [data-testid="stButtonGroup"] button { color: inherit !important; }
   kbd { color: inherit !important; opacity: 1 !important; }

@@ -262,3 +262,18 @@ def test_the_progress_link_of_an_attempt_does_not_carry_its_seed(store):
     assert [keyed[i].question for i in real] != [v.question for v in real.values()]
     reopened = certification(open_page(QUIZ, query={"p": link}))
     assert "being taken in another browser" in everything(reopened), "it still opens"
+
+
+def test_the_short_forms_full_id_is_shown_with_the_verdict(store):
+    """A short form's full ID is in the verdict's box, before the offline check: a reader
+    stops at the verdict (it stood under the folded offline section, out of sight)."""
+    at = certification(open_page(QUIZ))
+    take(at)
+    at.text_input(key="ct.name").set_value("Ada Lovelace")
+    at.button(key="ct.cert").click().run()
+    cert_id = at.code[0].value
+    page = open_page(VERIFY)
+    page.text_area(key="vf.id").set_value(short_id(cert_id)).run()
+    verdict = next(b for b in page.main if any("**Name:**" in m.value for m in b.markdown))
+    assert cert_id in [c.value for c in verdict.code]
+    assert any("short form you pasted" in m.value for m in verdict.markdown)

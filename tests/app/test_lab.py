@@ -218,6 +218,22 @@ def test_epsilon_link_sets_eps_and_rewards_and_ignores_junk():
     assert at.number_input(key="eps.k").value == 4
 
 
+def test_a_link_reads_the_minus_sign_either_way_and_is_written_with_ascii():
+    """The page writes "−"; a link pasted with it opens the same view as one with "-", and
+    the links the page writes use "-" only (a typed "−" went into the URL as %E2%88%92,
+    and the reward box bound to the URL refused "−2" and showed its default)."""
+    for minus in ("-", "−"):
+        at = open_page(EPS, query={"eps.tie": f"{minus}2", "eps.group": f"1, {minus}1, 0"})
+        assert not at.exception
+        assert at.number_input(key="eps.tie").value == -2
+        assert at.text_input(key="eps.group").value == "1, -1, 0"
+        assert len(frame(at, "advantage at your eps")) == 3
+        assert not any("cannot use" in w for w in texts(at, "warning"))
+    at.text_input(key="eps.big").set_value("1e6, −1e6, 3").run()
+    assert at.query_params["eps.big"] == "1e6, -1e6, 3"
+    assert at.text_input(key="eps.big").value == "1e6, -1e6, 3"
+
+
 # --- Library conventions -------------------------------------------------------------------
 
 

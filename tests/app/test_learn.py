@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 import content
 from content.citations import cite
 from grpo_core.lengthnorm import LOSS_TYPES, explain_length_bias, length_bias_table
-from tests.app.conftest import open_page, texts
+from tests.app.conftest import ROOT, open_page, texts
 from ui import learn, nav
 from ui.nav import PAGES as NAV
 
@@ -276,3 +276,27 @@ def test_home_points_interview_candidates_to_the_cheat_sheet_and_the_drill():
     links = page_links(open_page("pages/home.py"))
     assert links["Read the one-page cheat sheet"] == "cheatsheet"
     assert links["Take a mock interview drill"] == "interview"
+
+
+LISTENING = sorted(
+    p.stem for p in (ROOT / "pages").glob("*.py") if "narrate.listen(" in p.read_text()
+)
+
+
+@pytest.mark.parametrize("name", LISTENING)
+def test_the_listen_control_follows_the_page_intro(name):
+    """On every page that has it, Listen comes right under the title and the intro, where a
+    reader looks for it, above the fold at 1280x720 and on a phone. The guide's stood under
+    its table of contents (1,041 px down, presenting) and the walkthrough's under the
+    step, below the settings (1,076 px on a phone)."""
+    at = open_page(f"pages/{name}.py")
+    kinds = [node.type for node in _depth_first(at.main)]
+    before = kinds[: kinds.index("iframe")]
+    assert "title" in before and set(before) <= {"title", "markdown", "html", "flex_container"}
+
+
+def _depth_first(block):
+    for node in block.children.values():
+        yield node
+        if hasattr(node, "children"):
+            yield from _depth_first(node)

@@ -235,6 +235,19 @@ def test_numeric_drill_is_stable_graded_with_tolerance_and_solved_after():
     assert [line.strip() for line in latex(at)] == [line.strip() for line in drill.solution]
 
 
+def test_a_drill_names_the_asked_advantage_as_its_prompt_writes_it():
+    """The prompt writes A₂ in LaTeX; the answer box's label and "You wrote" said "A_2"."""
+    qid = "drill-trl-binary"
+    at = open_quiz_at(qid)
+    drill = drill_of(quiz_of(at), qid)
+    asked = "A" + "₀₁₂₃₄₅₆₇₈₉"[drill.ask]
+    assert at.text_input(key=f"qz.num.{qid}").label == f"Your value of {asked}"
+    at.text_input(key=f"qz.num.{qid}").set_value(f"{drill.expected:.4f}")
+    at.button(key=f"qz.check.{qid}").click().run()
+    assert f"You wrote (Your value of {asked}):" in texts(at, "caption")
+    assert not any("_" in c for c in texts(at, "caption") if "You wrote" in c)
+
+
 def test_numeric_drill_wrong_answer_names_the_mistake():
     qid = "drill-trl-binary"
     at = open_quiz_at(qid)

@@ -65,3 +65,29 @@ def test_links_between_pages_keep_presentation_mode():
     assert presenting and all(link.proto.query_string == "present=1" for link in presenting)
     plain = open_page("pages/guide.py").get("page_link")
     assert plain and all(link.proto.query_string == "" for link in plain)
+
+
+def _in_order(block) -> list[str]:
+    """The page's elements and blocks depth first, as they are drawn: a type and a label."""
+    out = []
+    for node in block.children.values():
+        label = getattr(node, "label", None) or getattr(node, "value", None)
+        out.append(f"{node.type}:{label}")
+        if hasattr(node, "children"):
+            out += _in_order(node)
+    return out
+
+
+def test_presenting_the_quiz_shows_the_question_before_its_settings(tmp_path, monkeypatch):
+    """At 1280x720 the folded "How practice works" and the new-quiz settings pushed a
+    choice question's options and its Check button below the fold: presenting, they come
+    after the question; read on a screen of one's own, before it."""
+    monkeypatch.setenv("GRPO_STORE", f"sqlite://{tmp_path}/grpo.sqlite3")
+    shown = _in_order(open_page("pages/quiz.py", query={"present": "1"}).main)
+    question = next(i for i, n in enumerate(shown) if n == "button:Check")
+    settings = next(i for i, n in enumerate(shown) if "How practice works" in n)
+    new_quiz = next(i for i, n in enumerate(shown) if "New practice quiz" in n)
+    assert question < settings < new_quiz
+    plain = _in_order(open_page("pages/quiz.py").main)
+    question = next(i for i, n in enumerate(plain) if n == "button:Check")
+    assert next(i for i, n in enumerate(plain) if "New practice quiz" in n) < question

@@ -14,6 +14,7 @@ from grpo_core.format import (
     plural,
     shortest,
     signed,
+    subscripted,
     tex,
     tex_term,
 )
@@ -83,3 +84,10 @@ def test_plural():
     assert plural(2, "Prompt", with_count=False) == "Prompts"
     assert plural(1, "Prompt", with_count=False) == "Prompt"
     assert plural(1_000_000, "answer") == "1,000,000 answers"
+
+
+def test_subscripted_writes_the_index_below_the_line():
+    assert subscripted("A", 2) == "A₂" and subscripted("R", "i") == "Rᵢ"
+    assert subscripted("L", "max") == "Lₘₐₓ" and subscripted("k", 3) == "k₃"
+    with pytest.raises(ValueError, match="no Unicode subscript"):
+        subscripted("p", "old")  # no subscript d

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from grpo_core.parsing import parse_reward, parse_reward_grid, parse_reward_text
+from grpo_core.parsing import ascii_minus, parse_reward, parse_reward_grid, parse_reward_text
 
 
 @pytest.mark.parametrize(
@@ -90,3 +90,8 @@ def test_reward_text_names_what_is_not_a_number_and_keeps_the_rest():
 def test_reward_text_too_much_is_refused_in_plain_words(text, message):
     with pytest.raises(ValueError, match=message):
         parse_reward_text(text, max_prompts=2, max_answers=4)
+
+
+def test_ascii_minus_turns_every_pasted_minus_into_the_hyphen_minus():
+    assert ascii_minus("−1, –2, ﹣3, －4, -5, 1e−6") == "-1, -2, -3, -4, -5, 1e-6"
+    assert ascii_minus("0.5_1~2") == "0.5_1~2"

@@ -235,7 +235,7 @@ def test_rloo_blank_explains_the_classic_mistake():
     assert grade_blanks(q, [r"\frac{1}{K-1}\sum_{j\neq i} R_j"])[0].correct
     assert grade_blanks(q, ["(sum(R) - R_i) / (K - 1)"])[0].correct
     (result,) = grade_blanks(q, ["mean(R)"])
-    assert not result.correct and "includes R_i itself" in result.feedback
+    assert not result.correct and "includes Rᵢ itself" in result.feedback
 
 
 def test_list_blanks_accept_what_the_model_answer_means():
@@ -255,7 +255,7 @@ def test_list_blanks_give_the_mistake_feedback_to_what_means_the_same():
     assert "Swapped" in swapped[1].feedback and "Swapped" in swapped[2].feedback
     rloo = next(q for q in BANK if q.id == "blanks-rloo-baseline")
     (result,) = grade_blanks(rloo, ["average of all K rewards in the group"])
-    assert not result.correct and "includes R_i itself" in result.feedback
+    assert not result.correct and "includes Rᵢ itself" in result.feedback
 
 
 @pytest.mark.parametrize(

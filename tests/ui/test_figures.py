@@ -80,6 +80,15 @@ def test_the_recall_legend_sits_above_the_plot_with_room_for_its_phone_rows():
     assert layout.margin.b is None or layout.margin.b < 100, "nothing hangs under the axis"
 
 
+def test_the_recall_axes_are_labelled_at_body_size():
+    """Streamlit's chart theme sets ticks at 12 px: the dates and percentages of a learner's
+    recall were small on a phone; they are set at the body size (the colour: ui.style)."""
+    from ui.figures.review import recall_figure
+
+    fig = recall_figure(("2026-01-01", "2026-01-02"), ("t",), ((1.0, 0.5),), (("t", "T"),))
+    assert fig.layout.xaxis.tickfont.size == fig.layout.yaxis.tickfont.size == 14
+
+
 def test_a_long_legend_of_long_names_is_one_entry_a_row_at_every_width():
     """The Review page's 17 topics took a row each on a phone, and the top margin is sized
     for that; on a desktop Plotly packed them two a row and left an empty band as tall as
@@ -109,7 +118,7 @@ def test_the_conventions_legend_hangs_under_its_title_with_room_for_its_phone_ro
     layout = fig.layout
     rows = legend_rows([{"name": t.name} for t in fig.data])
     title_lines = layout.title.text.count("<br>") + 1
-    assert rows >= 3 and title_lines == 2
+    assert rows >= 3 and title_lines == 1, "one line: a phone reads the title above the chart"
     assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
     under_title = 14 + LINE_PX * title_lines
     assert layout.legend.y * layout.height <= layout.height - under_title
@@ -125,7 +134,32 @@ def test_the_critic_token_lines_legend_hangs_under_its_title():
     series = {name: np.linspace(0.4, 0.0, 12) for name in ("PPO, perfect critic", "GRPO")}
     layout = token_lines_figure(series, title="Response #1 R=1 L=12: advantage per token").layout
     assert layout.legend.yref == "container" and layout.legend.yanchor == "top"
-    assert layout.legend.y * layout.height <= layout.height - (14 + 2 * LINE_PX)
+    title_lines = layout.title.text.count("<br>") + 1
+    assert layout.legend.y * layout.height <= layout.height - (14 + title_lines * LINE_PX)
+
+
+def test_a_title_is_one_line_where_a_desktop_has_room_and_html_above_it_for_a_phone():
+    """Titles were set in lines of 40 characters at every width (two or three lines on a
+    desktop with room for one); a phone reads the title in HTML above the chart, where it
+    wraps at the screen's edge (ui/style.py hides the chart's own there)."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui.figures.common import PHONE_TITLE_CLASS, figure
+
+    title = "A right and a wrong answer's advantage, GRPO vs Dr. GRPO"
+    assert figure([], title, 300)["layout"]["title"] == title
+    assert "<br>" in figure([], "word " * 20, 300)["layout"]["title"]["text"]
+
+    def page():
+        import plotly.graph_objects as go
+
+        from ui.figures.common import show
+
+        show(go.Figure(layout={"title": "Pushes <b>&</b><br>pulls"}), key="t")
+
+    at = AppTest.from_function(page).run()
+    (shown,) = at.get("html")
+    assert PHONE_TITLE_CLASS in shown.proto.body and ">Pushes &amp; pulls</p>" in shown.proto.body
 
 
 def test_the_mean_line_is_named_in_the_legend_not_written_on_the_bars():

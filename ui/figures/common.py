@@ -10,6 +10,8 @@ without validating again (~1 ms). A rerun with the same inputs builds nothing.
 from __future__ import annotations
 
 import functools
+import html
+import re
 import textwrap
 import threading
 from collections import Counter, OrderedDict
@@ -113,11 +115,20 @@ def show(figure: go.Figure, *, key: str, container=None, slide: bool = False) ->
     while presenting (``present.SLIDE_CHART_PX``).
     """
     figure = present.scale_figure(figure, slide=slide)
-    (container or st).plotly_chart(figure, key=key, config=CHART_CONFIG)
+    where = container or st
+    if figure.layout.title.text:  # the title a phone reads, above the chart (ui/style.py)
+        words = html.escape(" ".join(re.sub("<[^>]*>", " ", figure.layout.title.text).split()))
+        where.html(f'<p class="{PHONE_TITLE_CLASS}">{words}</p>')
+    where.plotly_chart(figure, key=key, config=CHART_CONFIG)
 
 
-TITLE_CHARS = 40
-"""A title longer than this is set in lines: Plotly cuts a title at a phone's edge."""
+PHONE_TITLE_CLASS = "chart-title-phone"
+"""A chart's title in HTML, shown above the chart only on a screen under 640 px, where it
+wraps at the screen's edge and the chart's own title is hidden (ui/style.py): Plotly neither
+wraps a title nor cuts it, and a title set in lines for a phone took two or three lines
+on every desktop with room for one."""
+TITLE_CHARS = 80
+"""A title longer than this is set in lines: about what a 640 px chart holds in one."""
 PHONE_LEGEND_PX = 320
 """The width a legend has on a 390 px phone."""
 LINE_PX = 22

@@ -5,6 +5,8 @@ from __future__ import annotations
 from ui.figures.common import DASHES, LINE_PX, MARKERS, cached_figure, figure, legend_rows
 from ui.theme import INK, SERIES
 
+TICK_PX = 14
+"""Dates and percentages on the axes: the body size (Streamlit's chart theme sets 12 px)."""
 PLOT_PX = 360
 """The height of the recall figure without its legend."""
 MAX_DATE_TICKS = 8
@@ -73,6 +75,12 @@ def recall_figure(
             "type": "category",
             "range": [-0.5, len(days) - 0.5],
             "nticks": MAX_DATE_TICKS,
+            "tickfont": {"size": TICK_PX},
         },
-        yaxis={"title": "recall", "range": [-0.05, 1.05], "tickformat": ".0%"},
+        yaxis={
+            "title": "recall",
+            "range": [-0.05, 1.05],
+            "tickformat": ".0%",
+            "tickfont": {"size": TICK_PX},
+        },
     )
