@@ -171,3 +171,19 @@ def finite_where(x: np.ndarray, mask: np.ndarray, name: str) -> None:
     if bad.any():
         b, t = np.argwhere(bad)[0]
         raise ValueError(f"{name} of response {b + 1}, token {t + 1} is {x[b, t]}; must be finite.")
+
+
+def answer_numbers(numbers, group_size: int) -> list[int]:
+    """The numbers a group's ``group_size`` answers are shown with: ``numbers`` (one whole
+    number >= 1 per answer, as the rows of a grid where a cell left out keeps its number)
+    as ints, or 1..K when None; ValueError for the wrong count or a non-number."""
+    if numbers is None:
+        return list(range(1, group_size + 1))
+    if isinstance(numbers, str | bytes) or not hasattr(numbers, "__iter__"):
+        raise ValueError(f"numbers must be a list of whole numbers, got {numbers!r}.")
+    numbers = [whole(n, "an answer's number", minimum=1) for n in numbers]
+    if len(numbers) != group_size:
+        raise ValueError(
+            f"numbers must give one number per answer: {len(numbers)} for {group_size} answers."
+        )
+    return numbers

@@ -110,10 +110,12 @@ class AdvantageTrace:
     clamped: np.ndarray
     """Per reward: the advantage was cut to ±clip."""
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per reward: prompt, answer, reward and every step."""
+    def to_frame(self, answers=None) -> pd.DataFrame:
+        """One row per reward: prompt, answer, reward and every step. answers: per reward,
+        its answer's number (a grid's row); None numbers each group's answers 1..K."""
         g = self.group_index.ravel()
-        answer = pd.Series(g).groupby(g).cumcount().to_numpy() + 1
+        count = pd.Series(g).groupby(g).cumcount().to_numpy() + 1
+        answer = count if answers is None else np.asarray(answers, dtype=int).reshape(g.shape)
         return pd.DataFrame(
             {
                 "prompt": [self.labels[i] for i in g],

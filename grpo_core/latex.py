@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from grpo_core import _checks
 from grpo_core.advantages import AdvantageTrace
 from grpo_core.format import digits_to_tell_apart, tex, tex_term
 
@@ -25,12 +26,17 @@ def vector_latex(name: str, values, digits: int = 4) -> str:
     return rf"{name} = ({', '.join(shown)})"
 
 
-def centring_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
-    """R_i - baseline with the numbers: the group mean, or RLOO's mean of the others."""
+def centring_latex(trace: AdvantageTrace, g: int, answer: int, numbers=None) -> str:
+    """R_i - baseline with the numbers: the group mean, or RLOO's mean of the others.
+
+    answer: the position in ``trace.members(g)``; numbers: the group's answers' numbers as
+    the reader sees them, one per member (a grid's rows, kept when a cell above is left
+    out), 1..K if None: i is ``numbers[answer]``.
+    """
     idx = trace.members(g)[answer]
     r, base = trace.rewards.ravel()[idx], trace.baseline.ravel()[idx]
     d = digits_to_tell_apart([*trace.rewards.ravel()[trace.members(g)], base])
-    i = answer + 1
+    i = _checks.answer_numbers(numbers, len(trace.members(g)))[answer]
     label = r"\bar R" if trace.convention.baseline == "mean" else rf"\bar R_{{-{i}}}"
     centred = trace.centred.ravel()[idx]
     return rf"R_{{{i}}} - {label} = {tex(r, d)} - {tex_term(base, d)} = {tex(centred)}"
@@ -79,8 +85,11 @@ def std_sum_latex(trace: AdvantageTrace, g: int) -> str:
     )
 
 
-def scale_std_latex(trace: AdvantageTrace, g: int, answer: int, narrow: bool = False) -> str:
-    """The std that answer ``answer`` of group ``g`` is divided by, written out.
+def scale_std_latex(
+    trace: AdvantageTrace, g: int, answer: int, narrow: bool = False, numbers=None
+) -> str:
+    """The std that answer ``answer`` of group ``g`` is divided by, written out (``numbers``
+    as in ``centring_latex``).
 
     The group's own std (``std_latex``, or ``std_sum_latex`` when ``narrow``) for group
     and unscaled conventions; the std of the other K-1 rewards for leave-one-out scaling
@@ -89,16 +98,17 @@ def scale_std_latex(trace: AdvantageTrace, g: int, answer: int, narrow: bool = F
     """
     conv = trace.convention
     if conv.scale == "leave-one-out" and not trace.singleton[g]:
-        return _others_std_latex(trace, g, answer)
+        i = _checks.answer_numbers(numbers, len(trace.members(g)))[answer]
+        return _others_std_latex(trace, g, answer, i)
     if conv.scale in ("batch", "whiten"):
         return _batch_std_latex(trace)
     return std_sum_latex(trace, g) if narrow else std_latex(trace, g)
 
 
-def _others_std_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
+def _others_std_latex(trace: AdvantageTrace, g: int, answer: int, i: int) -> str:
     """sigma_-i: the std of the other K-1 rewards around their own mean, Bessel over K-1."""
     members = trace.members(g)
-    idx, i = members[answer], answer + 1
+    idx = members[answer]
     others = np.delete(trace.rewards.ravel()[members], answer)
     base = trace.baseline.ravel()[idx]
     divisor, ddof = trace.divisor.ravel()[idx], trace.convention.ddof
@@ -142,8 +152,9 @@ def breakable(latex: str) -> str:
     return "".join(out)
 
 
-def advantage_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
-    """A_i with the actual numbers: (R_i - baseline) / (std + eps) = value."""
+def advantage_latex(trace: AdvantageTrace, g: int, answer: int, numbers=None) -> str:
+    """A_i with the actual numbers: (R_i - baseline) / (std + eps) = value (``numbers`` as
+    in ``centring_latex``)."""
     idx = trace.members(g)[answer]
     conv = trace.convention
     r = trace.rewards.ravel()[idx]
@@ -151,7 +162,7 @@ def advantage_latex(trace: AdvantageTrace, g: int, answer: int) -> str:
     a = trace.advantages.ravel()[idx]
     d = digits_to_tell_apart([*trace.rewards.ravel()[trace.members(g)], base])
     numerator = rf"{tex(r, d)} - {tex_term(base, d)}"
-    i = answer + 1
+    i = _checks.answer_numbers(numbers, len(trace.members(g)))[answer]
     if conv.scale == "none":
         scale = conv.baseline == "leave-one-out"
         return rf"A_{{{i}}} = {numerator} = {tex(a)}" + (

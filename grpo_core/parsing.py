@@ -75,11 +75,16 @@ class CellError:
 
 @dataclass(frozen=True)
 class ParsedRewards:
-    """Rewards of each prompt (blank cells left out) and the cells that failed."""
+    """Rewards of each prompt (blank cells left out) and the cells that failed.
+
+    ``answers`` has the shape of ``groups``: each reward's answer number, 1-based, as the
+    cell's row in the grid, so an answer keeps its number when a cell above it is left out.
+    """
 
     groups: list[list[float]]
     errors: list[CellError]
     blanks: int
+    answers: list[list[int]]
 
 
 def parse_reward_grid(columns) -> ParsedRewards:
@@ -88,9 +93,9 @@ def parse_reward_grid(columns) -> ParsedRewards:
     A blank cell is left out, so prompts may end up with different numbers
     of answers; a cell that is not a number is reported and left out.
     """
-    groups, errors, blanks = [], [], 0
+    groups, errors, blanks, answers = [], [], 0, []
     for p, cells in enumerate(columns, start=1):
-        group = []
+        group, numbers = [], []
         for a, cell in enumerate(cells, start=1):
             try:
                 value = parse_reward(cell)
@@ -101,8 +106,10 @@ def parse_reward_grid(columns) -> ParsedRewards:
                 blanks += 1
             else:
                 group.append(value)
+                numbers.append(a)
         groups.append(group)
-    return ParsedRewards(groups=groups, errors=errors, blanks=blanks)
+        answers.append(numbers)
+    return ParsedRewards(groups=groups, errors=errors, blanks=blanks, answers=answers)
 
 
 MAX_TEXT_CHARS = 4000

@@ -25,9 +25,15 @@ from grpo_core.format import fmt, plural
 from grpo_core.precision import PrecisionReport
 
 
-def describe_group(trace: AdvantageTrace, g: int) -> str:
-    """One sentence on what the update does with prompt ``g``'s answers."""
+def describe_group(trace: AdvantageTrace, g: int, numbers=None) -> str:
+    """One sentence on what the update does with prompt ``g``'s answers.
+
+    numbers: the answers' numbers as the reader sees them, one per member of the group in
+    the order of ``trace.members(g)`` (a grid's rows, where a cell left out keeps its
+    number); None numbers them 1..K.
+    """
     idx = trace.members(g)
+    numbers = _checks.answer_numbers(numbers, len(idx))
     adv = trace.advantages.ravel()[idx]
     rewards = trace.rewards.ravel()[idx]
     if trace.singleton[g]:
@@ -52,8 +58,8 @@ def describe_group(trace: AdvantageTrace, g: int) -> str:
     else:
         how_far = f"{fmt(centred, 3)} above the group's {baseline}"
     sentence = (
-        f"{_answers(top)} scored {how_far}: pushed up most (A = {fmt(adv[top[0]])}); "
-        f"{_answers(bottom).lower()} pushed down most (A = {fmt(adv[bottom[0]])}). "
+        f"{_answers(top, numbers)} scored {how_far}: pushed up most (A = {fmt(adv[top[0]])}); "
+        f"{_answers(bottom, numbers).lower()} pushed down most (A = {fmt(adv[bottom[0]])}). "
         f"{n_up} of {len(idx)} answers go up, {n_down} go down."
     )
     if trace.damped[g]:
@@ -66,14 +72,16 @@ def describe_group(trace: AdvantageTrace, g: int) -> str:
     return sentence
 
 
-def step_values(trace: AdvantageTrace, g: int, answer: int) -> dict[str, str]:
-    """The numbers the walkthrough's step texts quote for answer ``answer`` of prompt ``g``,
-    formatted, by placeholder name (content/walkthrough.toml).
+def step_values(trace: AdvantageTrace, g: int, answer: int, numbers=None) -> dict[str, str]:
+    """The numbers the walkthrough's step texts quote for answer ``answer`` (its position in
+    ``trace.members(g)``) of prompt ``g``, formatted, by placeholder name
+    (content/walkthrough.toml). numbers: as in ``describe_group``.
 
-    Plain numbers: ``i`` (the answer, 1-based), ``k``, ``k_minus_1``, ``prompts`` and
-    ``answers`` (the batch), ``reward``, ``mean`` (the group mean), ``baseline`` (what is
-    subtracted: the group mean or the mean of the other K-1), ``centred``, ``advantage``,
-    ``advantage_sum`` (over the group), ``eps``, ``clip``, ``batch_std``. Clauses:
+    Plain numbers: ``i`` (the answer's number, from ``numbers``), ``k``, ``k_minus_1``,
+    ``prompts`` and ``answers`` (the batch), ``reward``, ``mean`` (the group mean),
+    ``baseline`` (what is subtracted: the group mean or the mean of the other K-1),
+    ``centred``, ``advantage``, ``advantage_sum`` (over the group), ``eps``, ``clip``,
+    ``batch_std``. Clauses:
     ``others_std`` (the std NeMo-RL divides answer i by, or why it is 0), ``divided``
     (answer i's division, or that it was skipped), ``clip_note`` (whether OpenRLHF's reward
     clip cut answer i's centred value).
@@ -81,7 +89,7 @@ def step_values(trace: AdvantageTrace, g: int, answer: int) -> dict[str, str]:
     conv = trace.convention
     idx = trace.members(g)
     k, flat = len(idx), idx[answer]
-    i = answer + 1
+    i = _checks.answer_numbers(numbers, k)[answer]
     centred = float(trace.centred.ravel()[flat])
     divisor = float(trace.divisor.ravel()[flat])
     advantage = float(trace.advantages.ravel()[flat])
@@ -133,9 +141,10 @@ def step_values(trace: AdvantageTrace, g: int, answer: int) -> dict[str, str]:
     }
 
 
-def _answers(indices: np.ndarray) -> str:
-    """ "Answer 3" or "Answers 1, 3 and 4" (1-based), "5 answers" when many."""
-    numbers = [str(i + 1) for i in indices]
+def _answers(indices: np.ndarray, numbers: list[int]) -> str:
+    """ "Answer 3" or "Answers 1, 3 and 4" (the answers' ``numbers`` at ``indices``),
+    "5 answers" when many."""
+    numbers = [str(numbers[i]) for i in indices]
     if len(numbers) == 1:
         return f"Answer {numbers[0]}"
     if len(numbers) > 4:

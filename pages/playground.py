@@ -81,11 +81,16 @@ shown = st.segmented_control(
 g = 0 if shown is None else shown
 members = trace.group_index == g
 rewards, advantages = trace.rewards[members], trace.advantages[members]
-st.markdown(f"**{prompt_labels[g]}.** {describe_group(trace, g)}")
+numbers = batch.numbers(trace.members(g))  # each answer keeps its row's number
+st.markdown(f"**{prompt_labels[g]}.** {describe_group(trace, g, numbers)}")
 left, right = st.columns(2)
 show(
     figures.rewards_figure(
-        rewards, trace.mean[g], trace.std[g], title=f"{prompt_labels[g]}: rewards and group mean"
+        rewards,
+        trace.mean[g],
+        trace.std[g],
+        title=f"{prompt_labels[g]}: rewards and group mean",
+        numbers=numbers,
     ),
     key="pg.rewards_chart",
     container=left,
@@ -96,7 +101,10 @@ left.caption(
 )
 show(
     figures.advantages_figure(
-        advantages, title=f"{prompt_labels[g]}: advantages", clip=trace.convention.clip
+        advantages,
+        title=f"{prompt_labels[g]}: advantages",
+        clip=trace.convention.clip,
+        numbers=numbers,
     ),
     key="pg.advantages_chart",
     container=right,
@@ -104,13 +112,13 @@ show(
 right.caption(
     "Advantages: bars above 0 (blue, +) push that answer's tokens up; below 0 "
     "(vermillion, hatched, −) push them down. Values: "
-    + ", ".join(signed(a) for a in advantages)
+    + ", ".join(f"#{n} {signed(a)}" for n, a in zip(numbers, advantages, strict=True))
     + "."
 )
 
 with st.expander("What happens to every prompt", expanded=len(trace.labels) > 1):
     for i, label in enumerate(prompt_labels):
-        st.markdown(f"**{label}.** {describe_group(trace, i)}")
+        st.markdown(f"**{label}.** {describe_group(trace, i, batch.numbers(trace.members(i)))}")
 
 if st.toggle(
     "Several reward functions: sum first or normalise first (GDPO)",
@@ -121,7 +129,7 @@ if st.toggle(
     collapse = [(1.0, 0.0), (0.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # (correct, formatted)
     start = pd.DataFrame(collapse * (len(rewards) // 4) + collapse[: len(rewards) % 4])
     start.columns = ["correctness", "format"]
-    start.index = [f"answer {i}" for i in range(1, len(start) + 1)]
+    start.index = [f"answer {n}" for n in numbers]
     typed = st.data_editor(
         start, key=f"pg.multi_rewards.{g}.{len(rewards)}", num_rows="fixed", width="stretch"
     )
@@ -145,7 +153,7 @@ if st.toggle(
     st.caption(lab.words("multi_reward", "chart"))
 
 st.markdown("**Every step, every answer**")
-table = trace.to_frame().rename(columns={"centred": "R − baseline"})
+table = trace.to_frame(batch.answer_ids).rename(columns={"centred": "R − baseline"})
 st.dataframe(table, hide_index=True, key="pg.table", width="stretch")
 d1, d2 = st.columns([1, 3])
 d1.download_button(

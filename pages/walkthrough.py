@@ -55,6 +55,7 @@ if presenting:
 # The link carries what the view borrows: the playground's rewards and the convention.
 state.write_link(with_rewards=source == "yours", with_settings=source != "whiteboard")
 
+answer_ids = None  # the answers' numbers: the grid's rows for yours, else 1..K
 if source == "whiteboard":
     trace = advantage_trace(WHITEBOARD, convention="zscore")
     labels = ["Whiteboard group"]
@@ -81,6 +82,7 @@ else:
         st.stop()
     trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kwargs())
     labels = [f"Prompt {p}" for p in trace.labels]
+    answer_ids = batch.numbers
 
 st.divider()
 c1, c2 = st.columns(2)
@@ -89,8 +91,9 @@ controls.refresh_choice("wt.prompt", labels)
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
 members = trace.members(g)
 rewards = trace.rewards.ravel()[members]
+numbers = answer_ids(members) if answer_ids else None
 state.read_link_choice("wt.answer", range(len(members)))
-answers = [f"answer {a + 1} (reward {fmt(r)})" for a, r in enumerate(rewards)]
+answers = wp.answer_choices(rewards, numbers)
 controls.refresh_choice("wt.answer", answers)
 answer = c2.selectbox(
     "Answer to follow in the formulas",
@@ -135,7 +138,7 @@ conv = trace.convention
 centred = trace.centred.ravel()[members]
 centred_sum = trace.group_sums(g)[0]
 advantages = trace.advantages.ravel()[members]
-explanation = wp.step_text(step, trace, g, answer, labels[g])
+explanation = wp.step_text(step, trace, g, answer, labels[g], numbers)
 # In reading order the explanation comes first; on a slide the formula and the chart do.
 order = ("maths", "chart", "words", "notes") if presenting else ("words", "maths", "notes", "chart")
 with slide:
@@ -153,31 +156,42 @@ mean, std = trace.mean[g], trace.std[g]
 if step == 1:
     r_vector = vector_latex("R", rewards, 6)
     formulas.show(r_vector, narrow=breakable(r_vector), container=maths)
-    figure = figures.rewards_figure(rewards, None, None, title="Rewards")
+    figure = figures.rewards_figure(rewards, None, None, title="Rewards", numbers=numbers)
 elif step == 2:
     maths.latex(mean_latex(trace, g))
-    figure = figures.rewards_figure(rewards, mean, None, title="Rewards and their mean")
+    figure = figures.rewards_figure(
+        rewards, mean, None, title="Rewards and their mean", numbers=numbers
+    )
 elif step == 3:
-    maths.latex(centring_latex(trace, g, answer))
+    maths.latex(centring_latex(trace, g, answer, numbers))
     notes.caption(f"Sum of the centred rewards: {fmt(centred_sum)} (0 up to rounding).")
-    figure = figures.rewards_figure(centred, mean, None, title="R − baseline", centred=True)
+    figure = figures.rewards_figure(
+        centred, mean, None, title="R − baseline", centred=True, numbers=numbers
+    )
 elif step == 4:
-    scale = scale_std_latex(trace, g, answer)
-    formulas.show(scale, narrow=scale_std_latex(trace, g, answer, narrow=True), container=maths)
-    figure = figures.rewards_figure(centred, mean, std, title="R − baseline, ± 1 std", centred=True)
+    scale = scale_std_latex(trace, g, answer, numbers=numbers)
+    narrow = scale_std_latex(trace, g, answer, narrow=True, numbers=numbers)
+    formulas.show(scale, narrow=narrow, container=maths)
+    figure = figures.rewards_figure(
+        centred, mean, std, title="R − baseline, ± 1 std", centred=True, numbers=numbers
+    )
 elif step == 5:
-    maths.latex(advantage_latex(trace, g, answer))
+    maths.latex(advantage_latex(trace, g, answer, numbers))
     if trace.zero_spread[g]:
         notes.info("Every reward is equal: the numerator is 0, so every advantage is exactly 0.")
     elif trace.damped[g]:
         notes.warning(f"The std ({fmt(std)}) is below eps ({fmt(conv.eps)}): eps damps these.")
-    figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
+    figure = figures.advantages_figure(
+        advantages, title="Advantages", clip=conv.clip, numbers=numbers
+    )
 else:
     a_vector = vector_latex("A", advantages)
     formulas.show(a_vector, narrow=breakable(a_vector), container=maths)
-    notes.markdown(describe_group(trace, g))
+    notes.markdown(describe_group(trace, g, numbers))
     notes.caption(wp.sum_caption(trace, g))
-    figure = figures.advantages_figure(advantages, title="Advantages", clip=conv.clip)
+    figure = figures.advantages_figure(
+        advantages, title="Advantages", clip=conv.clip, numbers=numbers
+    )
 
 show(figure, key="wt.chart", container=box["chart"], slide=True)
 if not presenting:

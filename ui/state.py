@@ -295,7 +295,7 @@ def write_link(*, with_rewards: bool = True, with_settings: bool = True) -> list
     parsed = parsed_rewards()
     params = {}
     if with_rewards and any(parsed.groups):
-        params["r"] = encode_rewards(parsed.groups)
+        params["r"] = encode_rewards(parsed.groups, parsed.answers)  # answers keep their rows
     if with_settings:
         params["c"] = st.session_state["settings.convention"]
         s = settings()
@@ -341,7 +341,7 @@ def _read_link(query) -> list[str]:
             problems.append(f"Rewards: {error}. Showing the default rewards.")
         else:
             width = max(len(g) for g in groups)  # a prompt with no rewards stays blank
-            set_grid([[shortest(r) for r in g] + [""] * (width - len(g)) for g in groups])
+            set_grid([[_cell(r) for r in g] + [""] * (width - len(g)) for g in groups])
     if "c" in query:
         if query["c"] in CONVENTIONS:
             st.session_state["settings.convention"] = query["c"]
@@ -367,6 +367,11 @@ def _read_link(query) -> list[str]:
     return problems
 
 
+def _cell(reward: float | None) -> str:
+    """A link's reward as the grid's text; an empty answer (a cell left out) stays blank."""
+    return "" if reward is None else shortest(reward)
+
+
 def _number(text, fallback):
     try:
         value = parse_reward(text)
@@ -383,6 +388,14 @@ class Batch:
     prompt_ids: list[int]
     notes: list[str]
     """What was left out, and why, in plain words."""
+    answer_ids: list[int]
+    """Per reward, its answer's number: the cell's row in the grid (1-based), kept when a
+    cell above it is left out."""
+
+    def numbers(self, members) -> list[int]:
+        """The answer numbers of the rewards at flat positions ``members`` (a trace's
+        ``members(g)``), in that order."""
+        return [self.answer_ids[m] for m in members]
 
 
 def current_batch(kwargs: dict) -> Batch:
@@ -390,8 +403,8 @@ def current_batch(kwargs: dict) -> Batch:
     parsed = parsed_rewards()
     notes = [f"{e} That cell is left out until it is fixed." for e in parsed.errors]
     conv = get_convention(kwargs["convention"])
-    rewards, ids = [], []
-    for p, group in enumerate(parsed.groups, start=1):
+    rewards, ids, answers = [], [], []
+    for p, (group, numbers) in enumerate(zip(parsed.groups, parsed.answers, strict=True), start=1):
         if not group:
             notes.append(f"Prompt {p} has no rewards yet.")
             continue
@@ -403,4 +416,5 @@ def current_batch(kwargs: dict) -> Batch:
             continue
         rewards += group
         ids += [p] * len(group)
-    return Batch(rewards, ids, notes)
+        answers += numbers
+    return Batch(rewards, ids, notes, answers)

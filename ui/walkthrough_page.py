@@ -18,8 +18,11 @@ from ui import state
 STEPS = content.read_toml("walkthrough.toml")["step"]
 
 
-def step_text(step: int, trace: AdvantageTrace, g: int, answer: int, prompt: str) -> str:
-    """Step ``step``'s words for answer ``answer`` of prompt ``g``, numbers filled in and
+def step_text(
+    step: int, trace: AdvantageTrace, g: int, answer: int, prompt: str, numbers=None
+) -> str:
+    """Step ``step``'s words for answer ``answer`` of prompt ``g`` (shown as its number in
+    ``numbers``, as ``step_values``), numbers filled in and
     claims linked: the convention's own text where walkthrough.toml has one (nemo-rl,
     reinforce-pp, with their own scaling), else the step's text (at step 5, the variants
     for no division and for eps = 0)."""
@@ -36,8 +39,15 @@ def step_text(step: int, trace: AdvantageTrace, g: int, answer: int, prompt: str
     ddof_words = (
         "K − 1 (sample std, ddof=1, as torch.std)" if conv.ddof else "K (population std, ddof=0)"
     )
-    values = step_values(trace, g, answer)
+    values = step_values(trace, g, answer, numbers)
     return cite(text.format(**values, prompt=prompt, convention=conv.name, ddof_words=ddof_words))
+
+
+def answer_choices(rewards, numbers=None) -> list[str]:
+    """The "Answer to follow" choices: "answer 3 (reward 1)", by the answers' ``numbers``
+    (the grid's rows, where a cell left out keeps its number), 1..K when None."""
+    numbers = range(1, len(rewards) + 1) if numbers is None else numbers
+    return [f"answer {n} (reward {fmt(r)})" for n, r in zip(numbers, rewards, strict=True)]
 
 
 def sum_caption(trace: AdvantageTrace, g: int) -> str:

@@ -10,6 +10,7 @@ from tests.app.conftest import open_page, texts
 
 PAGE = "pages/playground.py"
 TRL_BINARY = 0.5 / (math.sqrt(2 / 7) + 1e-4)  # [1,0,1,1,0,0,1,0] under TRL
+DEFAULT_PROMPT_2 = ["0.9", "0.2", "0.5", "0.7", "0.1", "0.4", "0.8", "0.3"]
 
 
 def table(at):
@@ -205,3 +206,51 @@ def test_the_new_conventions_run_in_the_playground(convention):
     rewards = [[1, 0, 1, 1, 0, 0, 1, 0], [0.9, 0.2, 0.5, 0.7, 0.1, 0.4, 0.8, 0.3]]
     expected = group_advantages(rewards, convention=convention).ravel()
     np.testing.assert_allclose(frame["advantage"], expected)
+
+
+def bar_labels(at) -> list[list[str]]:
+    """The bars' labels of each chart on the page (rewards, advantages), as Plotly gets them."""
+    import json
+
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return [next(t["x"] for t in s["data"] if t["type"] == "bar") for s in specs]
+
+
+def test_a_cell_left_out_keeps_every_answers_number():
+    """The bug report: 'abc' in prompt 1, answer 2 of the default rewards. The other seven
+    keep their rows' numbers in the sentences, the charts, the captions, the table and the
+    link. TRL: mean 4/7, sample std 0.5345, eps 1e-4 -> +0.8016 and -1.069."""
+    at = open_page(PAGE)
+    set_grid(at, [["1", "abc", "1", "1", "0", "0", "1", "0"], DEFAULT_PROMPT_2])
+    assert not at.exception
+    assert any("Prompt 1, answer 2: 'abc' is not a number" in w for w in texts(at, "warning"))
+    said = [t for t in texts(at, "markdown") if "scored 0.802 std above" in t]
+    assert len(said) == 2  # the chosen prompt's sentence and the expander's
+    for sentence in said:
+        assert "Answers 1, 3, 4 and 7 scored 0.802 std above the group's mean" in sentence
+        assert "answers 5, 6 and 8 pushed down most (A = -1.069)" in sentence
+    numbers = ["#1", "#3", "#4", "#5", "#6", "#7", "#8"]
+    assert bar_labels(at) == [numbers, numbers]
+    assert any(
+        "Values: #1 +0.8016, #3 +0.8016, #4 +0.8016, #5 −1.069" in c for c in texts(at, "caption")
+    )
+    frame = table(at)
+    assert frame[frame.prompt == 1].answer.tolist() == [1, 3, 4, 5, 6, 7, 8]
+    # The link leaves the cell out but keeps its place: opened, answer 3 is still answer 3.
+    assert at.query_params["r"].startswith("1__1_1_0_0_1_0~")
+    again = open_page(PAGE, query={"r": at.query_params["r"]})
+    assert again.session_state["rewards_grid"][0] == ["1", "", "1", "1", "0", "0", "1", "0"]
+    assert bar_labels(again) == [numbers, numbers]
+    assert any("Answers 1, 3, 4 and 7 scored" in t for t in texts(again, "markdown"))
+
+
+def test_an_empty_cell_or_a_lone_reward_keeps_the_numbers_too():
+    at = open_page(PAGE)
+    set_grid(at, [["", "0", "1", "", "1"], ["", "", "7", "", ""]])  # prompt 2: K=1, left out
+    frame = table(at)
+    assert frame.answer.tolist() == [2, 3, 5] and frame.prompt.unique().tolist() == [1]
+    assert bar_labels(at) == [["#2", "#3", "#5"], ["#2", "#3", "#5"]]
+    assert any(t.startswith("**Prompt 1.** Answers 3 and 5 scored") for t in texts(at, "markdown"))
+    at.selectbox(key="w.settings.convention").set_value("verl").run()  # the lone one counts
+    frame = table(at)
+    assert frame[frame.prompt == 2].answer.tolist() == [3]

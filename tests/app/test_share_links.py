@@ -84,12 +84,13 @@ def test_walkthrough_ignores_a_step_out_of_range():
 
 def test_playground_link_keeps_the_valid_rewards_and_names_the_cells_left_out():
     at = open_page(PLAY, state={"rewards_grid": [["1", "abc", "0", "1"], ["x", "y"]]})
-    assert at.query_params["r"] == "1_0_1~"
+    assert at.query_params["r"] == "1__0_1~"  # answer 2 left out, its place kept
     assert any(
         "The link leaves out 3 cells that are not a number: prompt 1, answer 2; prompt 2, "
         "answer 1; prompt 2, answer 2" in w
         for w in texts(at, "warning")
     )
     again = open_page(PLAY, query={"r": at.query_params["r"]})
-    assert again.session_state["rewards_grid"] == [["1", "0", "1"], ["", "", ""]]
+    assert again.session_state["rewards_grid"] == [["1", "", "0", "1"], ["", "", "", ""]]
     assert again.dataframe[-1].value.reward.tolist() == [1.0, 0.0, 1.0]
+    assert again.dataframe[-1].value.answer.tolist() == [1, 3, 4]  # numbered as when shared

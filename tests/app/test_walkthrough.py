@@ -158,3 +158,30 @@ def test_a_convention_set_by_hand_gets_the_generic_words():
     assert "compares each answer with the *other*" not in words(at)
     step_through(at, 4)
     assert "keeps the division finite" in words(at)
+
+
+def test_a_cell_left_out_keeps_every_answers_number():
+    """'abc' in prompt 1, answer 2 of the playground: the answers to follow, the formulas,
+    the step texts and the charts keep the grid's numbers 1, 3, 4, ..., 8."""
+    import json
+
+    grid = [["1", "abc", "1", "1", "0", "0", "1", "0"], ["0.9", "0.2"]]
+    at = open_page(PAGE, state={"rewards_grid": grid})
+    assert not at.exception
+    assert any("Prompt 1, answer 2: 'abc' is not a number" in w for w in texts(at, "warning"))
+    choices = at.selectbox(key="wt.answer").options
+    assert choices[:3] == ["answer 1 (reward 1)", "answer 3 (reward 1)", "answer 4 (reward 1)"]
+    assert len(choices) == 7 and choices[-1] == "answer 8 (reward 0)"
+    bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["x"]
+    assert bars == ["#1", "#3", "#4", "#5", "#6", "#7", "#8"]
+    at.selectbox(key="wt.answer").set_value(1).run()  # the second reward: answer 3
+    step_through(at, 2)
+    assert latex(at)[0] == r"R_{3} - \bar R = 1 - 0.5714 = 0.4286"
+    step_through(at, 2)
+    assert latex(at)[0].startswith(r"A_{3} = \frac{R_{3} - \bar R}")
+    assert latex(at)[0].endswith(r"\frac{1 - 0.5714}{0.5345 + 1 \times 10^{-4}} = 0.8016")
+    step_through(at, 1)
+    assert any("Answers 1, 3, 4 and 7 scored 0.802 std" in t for t in texts(at, "markdown"))
+    at.selectbox(key="w.settings.convention").set_value("nemo-rl").run()
+    at.button(key="wt.prev").click().run()  # step 5 in NeMo-RL's words: "Answer 3: ..."
+    assert "Answer 3: " in words(at) and "Answer 2" not in words(at)

@@ -237,6 +237,8 @@ def test_trace_frame_has_every_step():
     assert list(frame.columns) == columns.split()
     assert frame["answer"].tolist() == [1, 2, 1, 2]
     assert frame["mean"].tolist() == [0.5, 0.5, 4.0, 4.0]
+    numbered = advantage_trace([[1, 0], [3, 5]], convention="trl").to_frame([1, 3, 2, 4])
+    assert numbered["answer"].tolist() == [1, 3, 2, 4]  # a grid's rows, cells left out between
 
 
 def test_rloo_trace_baseline_is_leave_one_out_mean():

@@ -88,3 +88,16 @@ def test_the_std_divided_by_is_the_conventions_own():
     trl = advantage_trace([[1, 0, 1, 1]], convention="trl")
     assert scale_std_latex(trl, 0, 2) == std_latex(trl, 0)
     assert scale_std_latex(trl, 0, 2, narrow=True) == std_sum_latex(trl, 0)
+
+
+def test_formulas_name_the_answer_by_its_number():
+    """Answer 2 of the playground's default prompt 1 left out: the third reward is R_4."""
+    from grpo_core.latex import centring_latex, scale_std_latex
+
+    trace = advantage_trace([1, 1, 1, 0, 0, 1, 0], convention="trl")
+    numbers = [1, 3, 4, 5, 6, 7, 8]
+    assert centring_latex(trace, 0, 2, numbers) == r"R_{4} - \bar R = 1 - 0.5714 = 0.4286"
+    assert advantage_latex(trace, 0, 2, numbers).startswith(r"A_{4} = \frac{R_{4} - \bar R}")
+    assert advantage_latex(trace, 0, 2).startswith(r"A_{3} = ")  # no numbers: 1..K
+    nemo = advantage_trace([1, 0, 0.5], convention="nemo-rl")
+    assert scale_std_latex(nemo, 0, 1, numbers=[2, 5, 6]).startswith(r"\sigma_{-5} = ")

@@ -32,6 +32,15 @@ def test_a_prompt_with_no_rewards_round_trips_as_an_empty_group():
     assert decode_rewards("~2", **LIMITS) == ([[], [2.0]], None)
 
 
+def test_a_cell_left_out_keeps_its_place_so_later_answers_keep_their_numbers():
+    # Answer 2 of prompt 1 and answers 1-2 of prompt 2 were left out (blank or not a number).
+    text = encode_rewards([[1.0, 1.0, 0.0], [0.5]], [[1, 3, 4], [3]])
+    assert text == "1__1_0~__0.5"
+    decoded, error = decode_rewards(text, **LIMITS)
+    assert error is None and decoded == [[1.0, None, 1.0, 0.0], [None, None, 0.5]]
+    assert decode_rewards("1_", **LIMITS) == ([[1.0, None]], None)
+
+
 @given(st.text(max_size=200))
 def test_never_raises_on_junk(text):
     decoded, error = decode_rewards(text, **LIMITS)
@@ -42,13 +51,12 @@ def test_junk_gets_a_reason():
     cases = {
         "": "no rewards",
         "1_x": "prompt 1, answer 2 in the link: 'x' is not a number",
-        "1__2": "prompt 1, answer 2 in the link is empty",
         "~".join(["1_2"] * 9): "9 prompts",
         "_".join(["1"] * 65): "65 answers",
         "1_" * 3000: "characters long",
         "1_nan": "NaN",
         "~": "no rewards",
-        "1_~": "prompt 1, answer 2 in the link is empty",
+        "_~_": "no rewards",
     }
     for text, reason in cases.items():
         decoded, error = decode_rewards(text, **LIMITS)

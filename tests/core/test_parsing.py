@@ -44,6 +44,7 @@ def test_grid_leaves_out_blanks_and_reports_bad_cells_by_position():
     parsed = parse_reward_grid([["1", "", "0"], ["x", "2", "nan"]])
     assert parsed.groups == [[1.0, 0.0], [2.0]]
     assert parsed.blanks == 1
+    assert parsed.answers == [[1, 3], [2]]  # each reward's row: kept past a cell left out
     assert [str(e) for e in parsed.errors] == [
         "Prompt 2, answer 1: 'x' is not a number.",
         "Prompt 2, answer 3: NaN is not a reward; type a number.",

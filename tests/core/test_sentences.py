@@ -127,3 +127,23 @@ def test_several_top_answers_read_as_a_plural():
     sentence = describe_group(trace, 0)
     assert sentence.startswith("Answers 1, 3, 4 and 7 scored 0.935 std above the group's mean")
     assert " its " not in sentence
+
+
+def test_answers_keep_their_numbers_when_a_cell_is_left_out():
+    """The playground's default prompt 1 with answer 2 left out ('abc'): the seven rewards
+    1,1,1,0,0,1,0 are answers 1,3,4,5,6,7,8. TRL: mean 4/7, sample std 0.5345, eps 1e-4:
+    (1 - 4/7) / 0.5346 = 0.8016 and (0 - 4/7) / 0.5346 = -1.069."""
+    trace = advantage_trace([1, 1, 1, 0, 0, 1, 0], convention="trl")
+    numbers = [1, 3, 4, 5, 6, 7, 8]
+    sentence = describe_group(trace, 0, numbers)
+    assert sentence.startswith("Answers 1, 3, 4 and 7 scored 0.802 std above the group's mean")
+    assert "(A = 0.8016); answers 5, 6 and 8 pushed down most (A = -1.069)" in sentence
+    assert describe_group(trace, 0).startswith("Answers 1, 2, 3 and 6")  # no numbers: 1..K
+    from grpo_core.sentences import step_values
+
+    third = step_values(trace, 0, 2, numbers)  # the third reward is answer 4
+    assert third["i"] == "4" and third["advantage"] == "0.8016" and third["k"] == "7"
+    nemo = step_values(advantage_trace([1, 0, 0], convention="nemo-rl"), 0, 0, [2, 5, 6])
+    assert nemo["divided"].startswith("Answer 2's others have no spread")
+    with pytest.raises(ValueError, match="one number per answer: 2 for 7 answers"):
+        describe_group(trace, 0, [1, 2])

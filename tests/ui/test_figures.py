@@ -5,6 +5,7 @@ of a page is validated once: a rerun with the same inputs builds nothing."""
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import pytest
 
 from grpo_core.lengthnorm import comparison
 from ui.figures import group, length
@@ -173,3 +174,14 @@ def test_the_mean_line_is_named_in_the_legend_not_written_on_the_bars():
     assert list(fig.data[1].text[:2]) == ["+0.5", "−0.5"]
     plain = group.rewards_figure(rewards, 0.5, None, title="R")
     assert [t.name for t in plain.data] == ["reward", "mean 0.5"]
+
+
+def test_bars_are_labelled_by_the_answers_numbers():
+    """A cell left out (answer 2 here) keeps the bars' labels on the grid's rows."""
+    numbers = [1, 3, 4]
+    rewards = group.rewards_figure(np.array([1.0, 0, 1]), 2 / 3, None, title="R", numbers=numbers)
+    advantages = group.advantages_figure(np.array([0.5, -1.0, 0.5]), title="A", numbers=numbers)
+    assert list(rewards.data[0].x) == list(advantages.data[0].x) == ["#1", "#3", "#4"]
+    assert list(group.advantages_figure(np.array([0.5, -0.5]), title="A").data[0].x) == ["#1", "#2"]
+    with pytest.raises(ValueError, match="2 answer numbers for 3 answers"):
+        group.advantages_figure(np.array([0.5, -1.0, 0.5]), title="A", numbers=[1, 2])

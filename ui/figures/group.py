@@ -10,9 +10,14 @@ from ui.figures.common import band, cached_figure, figure, hline
 from ui.theme import BAND, BAND_EDGE, INK, NEGATIVE, NEGATIVE_PATTERN, NEUTRAL, POSITIVE
 
 
-def answer_labels(group_size: int) -> list[str]:
-    """'#1', '#2', ... for the answers of a group."""
-    return [f"#{i}" for i in range(1, group_size + 1)]
+def answer_labels(group_size: int, numbers=None) -> list[str]:
+    """'#1', '#2', ... for the answers of a group: their ``numbers`` (one per answer, as a
+    grid's rows, where a cell left out keeps its number), or 1..K when None."""
+    numbers = range(1, group_size + 1) if numbers is None else numbers
+    labels = [f"#{int(i)}" for i in numbers]
+    if len(labels) != group_size:
+        raise ValueError(f"{len(labels)} answer numbers for {group_size} answers.")
+    return labels
 
 
 def _clip_line(y: float) -> dict:
@@ -25,11 +30,17 @@ def _axes(y_title: str) -> dict:
 
 @cached_figure
 def rewards_figure(
-    rewards, mean: float | None, std: float | None, *, title: str, centred: bool = False
+    rewards,
+    mean: float | None,
+    std: float | None,
+    *,
+    title: str,
+    centred: bool = False,
+    numbers=None,
 ) -> dict:
     """Rewards of one group as bars, the group mean as a line (unless None) and
     mean ± std as a band (unless None). With ``centred`` the bars show R - mean
-    and the line sits at 0."""
+    and the line sits at 0. Bars are labelled by the answers' ``numbers`` (1..K if None)."""
     rewards = np.asarray(rewards, dtype=float)
     level = 0.0 if centred else (mean or 0.0)
     data, shapes = [], []
@@ -50,7 +61,7 @@ def rewards_figure(
     data.append(
         {
             "type": "bar",
-            "x": answer_labels(len(rewards)),
+            "x": answer_labels(len(rewards), numbers),
             "y": rewards,
             "name": "R − mean" if centred else "reward",
             "marker": {"color": NEUTRAL},
@@ -82,8 +93,9 @@ def rewards_figure(
 
 
 @cached_figure
-def advantages_figure(advantages, *, title: str, clip: float | None = None) -> dict:
-    """Signed bars: up and blue with "+" for pushed up, down, vermillion, hatched, "−" for down."""
+def advantages_figure(advantages, *, title: str, clip: float | None = None, numbers=None) -> dict:
+    """Signed bars: up and blue with "+" for pushed up, down, vermillion, hatched, "−" for down;
+    labelled by the answers' ``numbers`` (1..K if None)."""
     advantages = np.asarray(advantages, dtype=float)
     positive = advantages > 0
     marker = {
@@ -92,7 +104,7 @@ def advantages_figure(advantages, *, title: str, clip: float | None = None) -> d
     }
     bars = {
         "type": "bar",
-        "x": answer_labels(len(advantages)),
+        "x": answer_labels(len(advantages), numbers),
         "y": advantages,
         "marker": marker,
         "text": [signed(a) for a in advantages],
