@@ -227,7 +227,17 @@ class ClassStore(Protocol):
         """A new student. A nickname is unique in the session (any case and spacing) and
         never a default label ("Student 3"): NicknameTaken. A non-empty ``client`` (a
         browser or address key) may join at most MAX_JOINS_PER_MINUTE times a minute:
-        JoinsLimited."""
+        JoinsLimited. ClassFull when the session's ``class_size`` seats are all taken."""
+
+    def class_size(self, code: str) -> int:
+        """The seats of the session (``class_rules.DEFAULT_CLASS_SIZE`` until set)."""
+
+    def set_class_size(self, code: str, seats: int) -> None:
+        """Set the seats (1 to ``class_rules.MAX_CLASS_SIZE``); seats taken stay taken."""
+
+    def remove_student(self, code: str, token: str) -> bool:
+        """Free a seat: the student, their answers (the tallies with them) and their nickname
+        go; their link stops working. Whether there was such a student."""
 
     def lock_joins(self, code: str, locked: bool) -> None:
         """Close the session to new students (``join`` raises JoinsLocked), or open it."""
