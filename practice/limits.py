@@ -9,8 +9,9 @@ in the store every replica shares. Why these numbers:
   is set at what a whole class does at once, never at what one person does; the bound in
   all is what the server's two cores (or the store) can take, whoever asks.
 - An empty address (a client on the server's own machine: a learner's own
-  ``streamlit run``, the tests, the benchmarks) has no per-address bound; the bound in
-  all still holds.
+  ``streamlit run``, the tests, the benchmarks) counts in no budget: whoever sits at the
+  server may use all of it, and the test suite's thousands of runs never meet a bound
+  meant for a room.
 """
 
 from __future__ import annotations
@@ -40,6 +41,20 @@ JOIN = Budget("join", 10, 40, None, "joins of this class")
 nickname typed): 40 in 10 s from one address is 4 a second, a pace no room keeps up, while
 a script joined 19 a second. The class size (``ClassStore.class_size``) bounds the rest."""
 
+MODEL = Budget("model", 60, 8, 12, "runs of the real model")
+"""A run samples a group or takes a step, one at a time (12 queued at most); a few steps
+count one run a group. This machine serves about 10 runs of K = 2 a minute (30 in 181 s,
+``bench/attack_work.py --work model``), so 12 a minute in all is what it gets through, and
+one address may take two thirds of it: another network still gets runs while a class, or
+a script, uses the model. The page's own limit (6 a minute a browser session) stays."""
+SIMULATE = Budget("simulate", 60, 40, 80, "new simulator runs")
+"""A new setting of the simulator is one run: 0.2 s of CPU at the defaults, 0.6 s at its
+widest; a setting this server ran lately is remembered and costs nothing. 80 a minute is
+at most half a core's worth."""
+LOG = Budget("log", 60, 10, 20, "reads of training logs")
+"""Reading an uploaded log (up to 100 MB) runs a child process for up to seconds; a log
+this server read lately, and the sample log, cost nothing."""
+
 
 class OverBudget(StoreRefusal):
     """More of one budget's work than its window allows; ``str(err)`` says when to retry."""
@@ -58,8 +73,10 @@ def period(seconds: int) -> str:
 def spend(store: BudgetStore, budget: Budget, address: str, *, scope: str = "", cost: int = 1):
     """Count ``cost`` of ``budget``'s work for ``address`` (and in all); OverBudget when it
     goes past either bound (the refused work still counts, as a retry would). ``scope``
-    counts separately per session (a class code)."""
-    if address and budget.per_address is not None:
+    counts separately per session (a class code); an empty address counts nowhere."""
+    if not address:
+        return
+    if budget.per_address is not None:
         spent = store.spend(f"{budget.name}:{scope}:{address}", budget.seconds, cost)
         if spent.count > budget.per_address:
             raise OverBudget(

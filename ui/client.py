@@ -1,5 +1,6 @@
 """Who is asking: the client's address, as deploy/nginx passes it, for the lab's budgets
-(``practice.limits``), which a reload cannot shed.
+(``practice.limits``), which a reload cannot shed; and which work this server did lately
+(remembered by its caches, so asking for it again costs no budget).
 
 A browser reaches the app either straight (its own address is the websocket's peer) or
 through the proxy on the same machine (the peer is loopback, and nginx sets ``X-Real-IP``
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+from collections import OrderedDict
 
 import streamlit as st
 
@@ -32,7 +34,7 @@ def _public(text) -> str:
 
 
 def address() -> str:
-    """The browser's address; "" for this machine itself (no per-address bound)."""
+    """The browser's address; "" for this machine itself (which counts in no budget)."""
     peer = st.context.ip_address  # None for a loopback peer (or outside a browser session)
     if peer is not None:
         return _public(peer)
@@ -58,3 +60,27 @@ def allowed(budget: limits.Budget, *, cost: int = 1) -> bool:
         st.info(str(busy), icon=":material/hourglass_top:")
         return False
     return True
+
+
+@st.cache_resource(show_spinner=False)
+def _recent() -> dict[str, OrderedDict]:
+    """kind -> the keys of the work of that kind this process did last, oldest first."""
+    return {}
+
+
+def done_lately(kind: str, key) -> bool:
+    """Whether this process did ``key`` of ``kind`` among the last it ``remember``ed."""
+    seen = _recent().setdefault(kind, OrderedDict())
+    if key in seen:
+        seen.move_to_end(key)
+        return True
+    return False
+
+
+def remember(kind: str, key, keep: int) -> None:
+    """Remember ``key`` of ``kind`` as done, with the ``keep`` most recent (a cache's size)."""
+    seen = _recent().setdefault(kind, OrderedDict())
+    seen[key] = True
+    seen.move_to_end(key)
+    while len(seen) > keep:
+        seen.popitem(last=False)
