@@ -4,7 +4,8 @@ expensive work comes from a new browser session (a reload), all from one client 
 ``--work simulator``: each session opens the training simulator with a seed never run
 before (``?sim.seed=N``, the page's own share link), one new run each. ``--work model``:
 each session asks the real model for a group of K = 2 with a new seed (live sampling; the
-model loads first, which is not counted). Every session sends ``X-Real-IP: ATTACKER`` as
+model loads first, which is not counted). ``--work keys``: each session opens Review and
+presses "Start with a new learner key". Every session sends ``X-Real-IP: ATTACKER`` as
 nginx would; the app believes it from a loopback peer only.
 
 Printed: runs asked, runs done, refusals by message, seconds, and the app server's CPU
@@ -12,6 +13,7 @@ seconds (its process and children, from /proc) spent on them.
 
     .venv/bin/python bench/attack_work.py --work simulator --runs 200
     .venv/bin/python bench/attack_work.py --work model --runs 30
+    .venv/bin/python bench/attack_work.py --work keys --runs 400
 """
 
 from __future__ import annotations
@@ -63,6 +65,13 @@ async def model_run(base: str, i: int) -> str:
         return _said(run) or ("ran" if run.has("answers right") else "no group")
 
 
+async def key_run(base: str, i: int) -> str:
+    async with Session(base, timeout=120, headers={"X-Real-IP": ATTACKER}) as tab:
+        await tab.open("review")
+        run = await tab.click("review.new_key")
+        return _said(run) or ("ran" if "learner=" in (tab.query_string or "") else "no key")
+
+
 async def warm_model(base: str) -> None:
     """Load the model (a first run from this machine itself, which no address bound sees)."""
     async with Session(base, timeout=300) as tab:
@@ -72,7 +81,7 @@ async def warm_model(base: str) -> None:
 
 
 async def attack(base: str, work: str, runs: int, parallel: int):
-    one = {"simulator": simulator_run, "model": model_run}[work]
+    one = {"simulator": simulator_run, "model": model_run, "keys": key_run}[work]
     seen: collections.Counter = collections.Counter()
     gate = asyncio.Semaphore(parallel)
 
@@ -89,7 +98,7 @@ async def attack(base: str, work: str, runs: int, parallel: int):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", choices=("simulator", "model"), default="simulator")
+    parser.add_argument("--work", choices=("simulator", "model", "keys"), default="simulator")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--parallel", type=int, default=4)
     args = parser.parse_args(argv)

@@ -55,6 +55,15 @@ LOG = Budget("log", 60, 10, 20, "reads of training logs")
 """Reading an uploaded log (up to 100 MB) runs a child process for up to seconds; a log
 this server read lately, and the sample log, cost nothing."""
 
+LEARNER = Budget("learner", 3600, 300, 3000, "new learner keys")
+"""A key is made on a first visit to Review or certification: a class of 150 behind one
+address makes 150 in its first lesson. A key that keeps nothing goes after a week
+(``practice.store.learner_rules``), so 3,000 an hour bounds the keys kept at about half a
+million rows, a few tens of MB."""
+IMPORT = Budget("import", 3600, 30, 120, "progress imports")
+"""An import replaces one key's progress with up to 2 MB of JSON: a learner restores once
+or twice; 120 an hour in all is at most about 240 MB written an hour."""
+
 
 class OverBudget(StoreRefusal):
     """More of one budget's work than its window allows; ``str(err)`` says when to retry."""

@@ -22,7 +22,9 @@ Learner progress lives in the same store and backends under a second protocol,
 ``LearnerStore``: a private learner key (``new_learner_key``: 24 random bytes, URL-safe,
 so one learner's key tells nothing of another's), the learner's attempts in the order
 they were made and one FSRS card state per (learner, question id). Guarantees:
-- It never expires. On Redis this needs append-only persistence (``appendonly yes`` in
+- A key that kept something never expires; one that never kept anything is deleted a
+  week after it was made, and a key keeps its last 20,000 attempts and at most 1,000 cards
+  (``learner_rules``). On Redis this needs append-only persistence (``appendonly yes`` in
   redis.conf, or ``--appendonly yes``): a Redis run as a cache (``--save ''``) would lose
   every learner's progress on a restart, while class sessions tolerate that.
 - A key that is not of the learner-key form, or that no ``create_learner`` made, is
@@ -302,7 +304,8 @@ class Attempt:
 
 
 class LearnerStore(Protocol):
-    """A learner's progress: attempts and FSRS card states under a private key; no expiry."""
+    """A learner's progress: attempts and FSRS card states under a private key; a used key
+    has no expiry (``learner_rules``)."""
 
     def create_learner(self) -> str:
         """A new learner key (``new_learner_key``), stored with its creation time."""

@@ -85,3 +85,28 @@ def test_a_reload_does_not_reset_the_budget_of_logs_read(store):
     assert "Your network has made 10 reads of training logs in a minute" in notes(at)
     at.segmented_control(key="tl.source").set_value("sample").run()
     assert not at.exception and "320 answers in 40 groups" in "\n".join(texts(at, "caption"))
+
+
+def test_new_learner_keys_from_one_address_are_bounded_across_reloads(store):
+    use_up(store, limits.LEARNER)
+    at = open_page("pages/review.py")
+    at.button(key="review.new_key").click().run()
+    assert not at.exception and "learner" not in at.query_params
+    assert "Your network has made 300 new learner keys in an hour" in notes(at)
+    assert store.spend("learner::*", 3600, 0).count == 0, "a refused key costs others nothing"
+    at.run()
+    assert "Your network has made" not in notes(at), "said once, the page goes on"
+    assert at.button(key="review.new_key"), "the way to a key stays"
+
+
+def test_progress_imports_from_one_address_are_bounded(store, monkeypatch):
+    from tests.app.test_review import _Upload
+
+    key = store.create_learner()
+    at = open_page("pages/review.py", query={"learner": key})
+    monkeypatch.setattr("ui.review_page.uploaded", lambda: _Upload(b'{"format": 1}'))
+    use_up(store, limits.IMPORT)
+    at.button(key="review.import_go").click().run()
+    assert not at.exception
+    assert "Your network has made 30 progress imports in an hour" in notes(at)
+    assert store.attempts(key) == []
