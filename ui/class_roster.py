@@ -1,7 +1,7 @@
 """The lecturer's seats: how many are taken of the class size, the class size itself, and
 freeing seats (a student who joined twice, or seats a script joined), their votes with them.
 
-Widget keys: ``cls.size``, ``cls.free``, ``cls.free_go``.
+Widget keys: ``cls.seats`` (the expander), ``cls.size``, ``cls.free``, ``cls.free_go``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def roster_panel(store: ClassStore, session: ClassSession) -> None:
     """Seats taken of the class size, the size, and freeing chosen seats."""
     students = store.students(session.code)
     seats = store.class_size(session.code)
-    with st.expander(f"Seats: {len(students)} of {seats} taken", icon=":material/event_seat:"):
+    label = f"Seats: {len(students)} of {seats} taken"
+    with st.expander(label, icon=":material/event_seat:", key="cls.seats"):
         st.caption(HOW)
         st.session_state.setdefault("cls.size", seats)
         st.number_input(

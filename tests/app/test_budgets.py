@@ -17,17 +17,24 @@ from ui import client
 ADDRESS = "198.51.100.7"
 
 
+def one_window(now: float, seconds: int) -> tuple[int, float]:
+    """Every spend of a test in one window that ends 30 s later (no minute ends mid-test)."""
+    return 0, now + 30.0
+
+
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     url = f"sqlite://{tmp_path}/budgets.sqlite3"
     monkeypatch.setenv("GRPO_STORE", url)
     monkeypatch.setattr("ui.client.address", lambda: ADDRESS)
+    monkeypatch.setattr("practice.store.sqlite_budgets.window", one_window)
     client._recent.clear()
     yield open_store(url)
     client._recent.clear()
 
 
 def use_up(store, budget: limits.Budget) -> None:
+    """Spend this address's share of ``budget``."""
     store.spend(f"{budget.name}::{ADDRESS}", budget.seconds, budget.per_address)
 
 

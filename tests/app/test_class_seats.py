@@ -7,6 +7,7 @@ from __future__ import annotations
 from practice import limits
 from practice.store.class_rules import DEFAULT_CLASS_SIZE
 from tests.app.conftest import open_page
+from tests.app.test_budgets import one_window
 from tests.app.test_class_mode import PAGE, all_text, lecturer, store  # noqa: F401
 
 
@@ -44,6 +45,7 @@ def test_the_lecturer_sets_the_class_size_and_frees_a_seat_with_its_votes(store)
 
 def test_joins_from_one_address_are_held_to_a_pace_no_room_keeps(store, monkeypatch):  # noqa: F811
     monkeypatch.setattr("ui.client.address", lambda: "198.51.100.7")
+    monkeypatch.setattr("practice.store.sqlite_budgets.window", one_window)
     session = store.create_session()
     for _ in range(limits.JOIN.per_address):
         store.spend(f"join:{session.code}:198.51.100.7", limits.JOIN.seconds)
