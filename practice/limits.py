@@ -101,3 +101,18 @@ def spend(store: BudgetStore, budget: Budget, address: str, *, scope: str = "", 
                 f"{period(budget.seconds)} from everyone together. "
                 f"Try again in {wait_text(spent.resets_in)}."
             )
+
+
+REFUSED_WINDOW = 2 * 86400
+"""Seconds over which a session's refused joins are counted (a session lives 24 h; a count
+starts again when a two-day window of the clock ends)."""
+
+
+def note_refused_join(store: BudgetStore, code: str) -> None:
+    """Count one join of session ``code`` refused for its pace or its class size."""
+    store.spend(f"join-refused:{code}", REFUSED_WINDOW)
+
+
+def refused_joins(store: BudgetStore, code: str) -> int:
+    """How many joins of session ``code`` were refused lately (``note_refused_join``)."""
+    return store.spend(f"join-refused:{code}", REFUSED_WINDOW, 0).count

@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from grpo_core.format import plural
+from practice import limits
 from practice.store.base import ClassSession, ClassStore
 from practice.store.class_rules import MAX_CLASS_SIZE
 
@@ -37,6 +38,12 @@ def roster_panel(store: ClassStore, session: ClassSession) -> None:
     label = f"Seats: {len(students)} of {seats} taken"
     with st.expander(label, icon=":material/event_seat:", key="cls.seats"):
         st.caption(HOW)
+        if refused := limits.refused_joins(store, session.code):
+            st.warning(
+                f"{plural(refused, 'join')} refused: the class was full, or too many came at "
+                "once from one network.",
+                icon=":material/block:",
+            )
         st.session_state.setdefault("cls.size", seats)
         st.number_input(
             "Class size: joins stop when every seat is taken",

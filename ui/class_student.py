@@ -46,7 +46,7 @@ from practice.store.base import (
     UnknownSession,
     new_token,
 )
-from practice.store.class_rules import CONFIDENCES
+from practice.store.class_rules import CONFIDENCES, ClassFull
 from ui import class_round_view as view
 from ui import class_seat as seat
 from ui import client as client_address
@@ -128,6 +128,8 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
                     client_address.spend(limits.JOIN, scope=session.code)
                     token = store.join(session.code, name, client=client).token
                 except StoreRefusal as refusal:
+                    if isinstance(refusal, limits.OverBudget | ClassFull):  # the lecturer sees it
+                        limits.note_refused_join(store, session.code)
                     st.error(markdown_safe(str(refusal)))
                     return
             seat.seats()[session.code] = token

@@ -29,6 +29,8 @@ def test_the_lecturer_sets_the_class_size_and_frees_a_seat_with_its_votes(store)
     full = join(session.code, "Cy")
     assert "This class is full: all 2 seats are taken" in full.error[0].value
     assert "student" not in full.query_params
+    lect.run()
+    assert "1 join refused: the class was full" in lect.warning[0].value, "the lecturer sees it"
     n = store.open_round(session.code, "q").number
     store.submit(session.code, n, ann.token, "A", "a")
     store.submit(session.code, n, bot.token, "D", "b")
@@ -53,5 +55,6 @@ def test_joins_from_one_address_are_held_to_a_pace_no_room_keeps(store, monkeypa
     assert "Your network has made 40 joins of this class in 10 seconds" in late.error[0].value
     assert late.text_input(key="cls.nickname").value == "Ann", "the nickname is kept"
     assert "student" not in late.query_params and not store.students(session.code)
+    assert limits.refused_joins(store, session.code) == 1
     monkeypatch.setattr("ui.client.address", lambda: "203.0.113.20")
     assert "student" in join(session.code, "Ann").query_params, "another network joins"

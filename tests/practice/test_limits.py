@@ -80,3 +80,11 @@ def test_every_budget_gives_one_address_no_more_than_everyone():
     for budget in budgets:
         assert budget.per_address is not None and budget.per_address > 0
         assert budget.in_all is None or budget.per_address <= budget.in_all
+
+
+def test_refused_joins_are_counted_per_session(store):
+    assert limits.refused_joins(store, "ABCDEF") == 0
+    limits.note_refused_join(store, "ABCDEF")
+    limits.note_refused_join(store, "ABCDEF")
+    limits.note_refused_join(store, "GHJKMN")
+    assert limits.refused_joins(store, "ABCDEF") == 2
