@@ -101,6 +101,11 @@ def report(store, code: str, joins: int, seen, seconds: float) -> None:
           f"{votes} votes counted")  # fmt: skip
     for what, n in sorted(seen.items()):
         print(f"    {n:4d}  {what}")
+    try:  # the lecturer's count of refused joins (absent before it was built)
+        from practice.limits import refused_joins
+    except ImportError:
+        return
+    print(f"    the lecturer's seats panel: {refused_joins(store, code)} joins refused")
 
 
 def main(argv: list[str] | None = None) -> int:
