@@ -24,13 +24,23 @@ from ui.store_guard import StoreFailed
 log = logging.getLogger(__name__)
 
 
+IPV6_PREFIX = 64
+"""An IPv6 client is counted by its /64 network: one home or phone is given a whole /64,
+so a script could otherwise take a new address for every request."""
+
+
 def _public(text) -> str:
-    """``text`` if it is an IP address of another machine, else ""."""
+    """The address of another machine in ``text`` (an IPv6 one as its /64 network), or ""
+    for this machine and for text that is no address."""
     try:
         ip = ipaddress.ip_address(str(text).strip())
     except ValueError:
         return ""
-    return "" if ip.is_loopback else str(ip)
+    if ip.is_loopback:
+        return ""
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+    return str(ip)
 
 
 def address() -> str:
