@@ -87,9 +87,13 @@ def user_key(widget_id: str) -> str | None:
 class Session:
     """One browser tab speaking Streamlit's websocket protocol."""
 
-    def __init__(self, base: str, *, cookie: str | None = None, timeout: float = 60.0):
+    def __init__(
+        self, base: str, *, cookie: str | None = None, timeout: float = 60.0, headers=None
+    ):
         self.base = base.rstrip("/")
         self.cookie = cookie
+        self.headers = dict(headers or {})
+        """Extra request headers of the websocket's handshake (``X-Real-IP`` as nginx sets it)."""
         self.timeout = timeout
         self.ws = None
         self.pages: dict[str, str] = {}
@@ -104,7 +108,7 @@ class Session:
 
     async def connect(self) -> None:
         url = "ws" + self.base.removeprefix("http") + "/_stcore/stream"
-        headers = {"Cookie": self.cookie} if self.cookie else None
+        headers = {**self.headers, **({"Cookie": self.cookie} if self.cookie else {})} or None
         self.ws = await asyncio.wait_for(
             connect(
                 url,

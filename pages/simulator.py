@@ -13,7 +13,7 @@ from grpo_core.sim_report import (
     step_curves,
     summary_sentences,
 )
-from grpo_core.simulate import REWARD_KINDS, SimConfig, simulate_cached, steps_within_budget
+from grpo_core.simulate import REWARD_KINDS, SimConfig, steps_within_budget
 from ui import controls, narrate, page, prose
 from ui import simulator_page as sp
 from ui.figures import simulator as figures
@@ -98,8 +98,9 @@ except ValueError as e:
     controls.share_link()
     st.stop()
 
-with st.spinner("Training every estimator on every seed…"):
-    result = simulate_cached(config)
+result = sp.run(config)
+if result is None:  # over the server's budget: the note says when to try again
+    st.stop()
 
 # 2. Results ------------------------------------------------------------------------------
 st.subheader("2 · Results")

@@ -13,6 +13,7 @@ from grpo_core.inference import describe_fit
 from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import LogError
 from grpo_core.sample_log import FORMAT_BONUS
+from practice.limits import OverBudget
 from ui import controls, log_view, page, state
 from ui.figures import training_log as figures
 from ui.figures.common import show
@@ -49,6 +50,7 @@ try:
         st.stop()
     if chosen.sample:
         st.info(citations.cite(TEXT["log"]["sample"]))
+    log_view.spend_for(chosen)
     detected = log_view.read(chosen.digest, chosen.files, None)
     with st.expander("Columns: which column plays which role", expanded=not chosen.sample):
         st.caption(citations.cite(TEXT["log"]["mapping"]))
@@ -58,6 +60,9 @@ try:
     log = detected if same else log_view.read(chosen.digest, chosen.files, mapping)
 except LogError as error:
     st.error(f"This log cannot be read. {markdown_safe(str(error))}")
+    st.stop()
+except OverBudget as busy:
+    st.info(markdown_safe(str(busy)), icon=":material/hourglass_top:")
     st.stop()
 log_view.show_roles(log, roles_box)
 st.markdown(log_view.grouping_words(log))

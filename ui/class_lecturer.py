@@ -39,6 +39,7 @@ from practice.store.base import ClassSession, ClassStore, Round
 from ui import class_access as access
 from ui import class_own as own
 from ui import class_projector as room
+from ui import class_roster as roster
 from ui import class_round_view as view
 from ui import present
 from ui import quiz_widgets as qw
@@ -468,6 +469,7 @@ def lecturer_view(store: ClassStore, session: ClassSession, secret: bytes) -> No
         if not session.ended:
             ask_panel(store, session.code, first=current is None)
             own.own_panel(store, session.code)
+            roster.roster_panel(store, session)
         end_panel(store, session)
         if current is not None:  # last: its element takes no room above the live moment
             to_the_top((current.number, current.reveal))

@@ -22,6 +22,7 @@ import time
 import streamlit as st
 
 from grpo_core.format import signed
+from practice import limits
 from practice.class_group import room_group, why
 from practice.class_link import (
     PENDING_PARAM,
@@ -45,9 +46,10 @@ from practice.store.base import (
     UnknownSession,
     new_token,
 )
-from practice.store.class_rules import CONFIDENCES
+from practice.store.class_rules import CONFIDENCES, ClassFull
 from ui import class_round_view as view
 from ui import class_seat as seat
+from ui import client as client_address
 from ui import store_guard
 from ui.class_projector import state_of
 from ui.text import markdown_safe
@@ -123,8 +125,11 @@ def join_form(store: ClassStore, session: ClassSession) -> None:
             if token is None:
                 try:
                     name = (nickname or "")[:MAX_NICKNAME_CHARS]
+                    client_address.spend(limits.JOIN, scope=session.code)
                     token = store.join(session.code, name, client=client).token
                 except StoreRefusal as refusal:
+                    if isinstance(refusal, limits.OverBudget | ClassFull):  # the lecturer sees it
+                        limits.note_refused_join(store, session.code)
                     st.error(markdown_safe(str(refusal)))
                     return
             seat.seats()[session.code] = token

@@ -16,9 +16,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
 
+from practice import limits
 from practice.review import due_today
 from practice.store.base import StoreRefusal, StoreUnavailable, is_learner_key
-from ui import present
+from ui import client, present
 from ui.class_store import class_store
 from ui.quiz_widgets import bank_ids
 from ui.state import LEARNER_PARAM, LEARNER_SESSION_KEY
@@ -67,10 +68,12 @@ def use(key: str) -> bool:
 
 
 def ensure() -> str:
-    """The learner key: the current one, or a new one made now; kept in the URL, except
-    while presenting (``keep_off_shared_screen``)."""
+    """The learner key: the current one, or a new one made now (within the ``LEARNER``
+    budget of this address and of everyone: ``limits.OverBudget`` past it); kept in the
+    URL, except while presenting (``keep_off_shared_screen``)."""
     key = current()
     if key is None:
+        client.spend(limits.LEARNER)  # OverBudget past it: the caller says so
         key = class_store().create_learner()
         st.session_state[SESSION_KEY] = key
     if not present.active() and st.query_params.get(LEARNER_PARAM) != key:

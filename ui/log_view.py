@@ -31,7 +31,8 @@ from grpo_core.log_summary import (
 )
 from grpo_core.multi_reward import compare_aggregations
 from grpo_core.rollouts import ColumnMap, LoadedLog, LogError
-from ui import nav, present, state
+from practice import limits
+from ui import client, nav, present, state
 from ui.text import markdown_safe
 from workers import upload
 
@@ -78,7 +79,20 @@ def chosen_log(source: str, uploads) -> Upload | None:
     return Upload(files, digest.hexdigest(), False)
 
 
-@st.cache_resource(max_entries=2, show_spinner="Reading the log…")
+READ_KEEP = 2
+"""Logs ``read`` keeps (per mapping): one read lately costs no budget again."""
+
+
+def spend_for(chosen: Upload) -> None:
+    """A log this server has not read lately spends the ``LOG`` budget of this address and of
+    everyone (OverBudget past either); the sample log costs nothing."""
+    if chosen.sample or client.done_lately("log", chosen.digest):
+        return
+    client.spend(limits.LOG)
+    client.remember("log", chosen.digest, READ_KEEP)
+
+
+@st.cache_resource(max_entries=READ_KEEP, show_spinner="Reading the log…")
 def read(digest: str, _files, mapping: ColumnMap | None) -> LoadedLog:
     """``log_files.load_logs`` once per (files, mapping), in the upload worker's child
     process (a crash or a bomb there is a LogError here); the digest stands for the bytes.

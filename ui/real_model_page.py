@@ -14,7 +14,9 @@ import streamlit as st
 
 from grpo_core import real_tasks
 from grpo_core.format import fmt, plural
+from practice import limits
 from realmodel import curve, groups, model, service, step
+from ui import client
 from ui.figures import real_model as figures
 from ui.figures.common import show
 
@@ -93,12 +95,13 @@ def _wait(svc: service.ModelService, ticket: int, note) -> None:
 
 
 def _allowed(cost: int = 1) -> bool:
-    """May this session run ``cost`` jobs now? If not, say how long to wait."""
+    """May this session run ``cost`` jobs now (its own limit, then the ``MODEL`` budget of
+    its address and of everyone, which a reload does not reset)? If not, say how long to wait."""
     wait = rate_limit().wait_seconds(cost)
     if wait > 0:
         st.warning(f"Too many runs in a minute: try again in {int(wait) + 1} s.")
         return False
-    return True
+    return client.allowed(limits.MODEL, cost=cost)
 
 
 def _run(svc: service.ModelService, job, note, cost: int = 1):

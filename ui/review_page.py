@@ -22,7 +22,7 @@ import streamlit as st
 
 from content.citations import cite
 from grpo_core.format import plural
-from practice import qr_read, review, review_fit
+from practice import limits, qr_read, review, review_fit
 from practice.anki import build_deck
 from practice.drills import Drill, make_drill
 from practice.flags import export_flags
@@ -36,7 +36,7 @@ from practice.mastery import (
 from practice.questions import TOPICS, Question
 from practice.store.base import Attempt, StoreRefusal
 from practice.store.learner_json import MAX_IMPORT_BYTES, export_json, import_json
-from ui import learner, nav
+from ui import client, learner, nav
 from ui import quiz_widgets as qw
 from ui.class_store import class_store
 from ui.figures.common import show
@@ -58,6 +58,8 @@ and the mean over all (the rest a tap away in the legend)."""
 # --- no key yet -----------------------------------------------------------------------------
 
 _RECOVER_PROBLEM = "review.recover_problem"
+_BUSY = "review.new_key_busy"
+"""Why no new key was made (the ``LEARNER`` budget), shown once under "New here"."""
 
 
 def _recover() -> None:
@@ -109,7 +111,10 @@ def new_key() -> None:
     """Make a new learner key now (the learner chose to start afresh)."""
     st.session_state.pop(learner.DELETED_KEY, None)
     st.session_state.pop(_RECOVER_PROBLEM, None)
-    learner.ensure()
+    try:
+        learner.ensure()
+    except limits.OverBudget as busy:
+        st.session_state[_BUSY] = str(busy)
 
 
 def no_key() -> None:
@@ -144,6 +149,8 @@ def no_key() -> None:
         on_click=new_key,
         icon=":material/add:",
     )
+    if busy := st.session_state.pop(_BUSY, None):
+        st.info(busy, icon=":material/hourglass_top:")
     st.caption("A new key starts with no progress; you get its link and QR code to keep.")
 
 
@@ -395,9 +402,11 @@ def _import(key: str) -> None:
         st.session_state[_NOTICE] = ("warning", "Choose an exported .json file first.")
         return
     try:
+        client.spend(limits.IMPORT)
         n = import_json(class_store(), key, upload.getvalue())
     except StoreRefusal as err:
-        st.session_state[_NOTICE] = ("error", str(err))
+        kind = "warning" if isinstance(err, limits.OverBudget) else "error"
+        st.session_state[_NOTICE] = (kind, str(err))
         return
     qw.forget(PREFIX)
     st.session_state[_NOTICE] = ("success", f"Imported {n} attempts: your progress is restored.")

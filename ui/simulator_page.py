@@ -1,14 +1,28 @@
-"""What the training simulator shows besides its figures: estimator labels in captions, and
-the raw gradient variance with why it misleads."""
+"""What the training simulator shows besides its figures: estimator labels in captions, the
+raw gradient variance with why it misleads, and a run within the server's budget."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from grpo_core.estimators import ESTIMATORS
-from ui import prose
+from grpo_core.simulate import SimConfig, SimResult, simulate_cached
+from practice import limits
+from ui import client, prose
 from ui.figures import simulator as figures
 from ui.figures.common import show
+
+
+def run(config: SimConfig) -> SimResult | None:
+    """``simulate_cached(config)``; a setting this server has not run lately spends the
+    ``SIMULATE`` budget first, and past it the page says when to try again (None)."""
+    size = simulate_cached.cache_info().maxsize
+    if not client.done_lately("simulate", config):
+        if not client.allowed(limits.SIMULATE):
+            return None
+        client.remember("simulate", config, size)
+    with st.spinner("Training every estimator on every seed…"):
+        return simulate_cached(config)
 
 
 def label(name: str) -> str:

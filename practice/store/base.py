@@ -22,7 +22,9 @@ Learner progress lives in the same store and backends under a second protocol,
 ``LearnerStore``: a private learner key (``new_learner_key``: 24 random bytes, URL-safe,
 so one learner's key tells nothing of another's), the learner's attempts in the order
 they were made and one FSRS card state per (learner, question id). Guarantees:
-- It never expires. On Redis this needs append-only persistence (``appendonly yes`` in
+- A key that kept something never expires; one that never kept anything is deleted a
+  week after it was made, and a key keeps its last 20,000 attempts and at most 1,000 cards
+  (``learner_rules``). On Redis this needs append-only persistence (``appendonly yes`` in
   redis.conf, or ``--appendonly yes``): a Redis run as a cache (``--save ''``) would lose
   every learner's progress on a restart, while class sessions tolerate that.
 - A key that is not of the learner-key form, or that no ``create_learner`` made, is
@@ -227,7 +229,17 @@ class ClassStore(Protocol):
         """A new student. A nickname is unique in the session (any case and spacing) and
         never a default label ("Student 3"): NicknameTaken. A non-empty ``client`` (a
         browser or address key) may join at most MAX_JOINS_PER_MINUTE times a minute:
-        JoinsLimited."""
+        JoinsLimited. ClassFull when the session's ``class_size`` seats are all taken."""
+
+    def class_size(self, code: str) -> int:
+        """The seats of the session (``class_rules.DEFAULT_CLASS_SIZE`` until set)."""
+
+    def set_class_size(self, code: str, seats: int) -> None:
+        """Set the seats (1 to ``class_rules.MAX_CLASS_SIZE``); seats taken stay taken."""
+
+    def remove_student(self, code: str, token: str) -> bool:
+        """Free a seat: the student, their answers (the tallies with them) and their nickname
+        go; their link stops working. Whether there was such a student."""
 
     def lock_joins(self, code: str, locked: bool) -> None:
         """Close the session to new students (``join`` raises JoinsLocked), or open it."""
@@ -292,7 +304,8 @@ class Attempt:
 
 
 class LearnerStore(Protocol):
-    """A learner's progress: attempts and FSRS card states under a private key; no expiry."""
+    """A learner's progress: attempts and FSRS card states under a private key; a used key
+    has no expiry (``learner_rules``)."""
 
     def create_learner(self) -> str:
         """A new learner key (``new_learner_key``), stored with its creation time."""

@@ -1,12 +1,13 @@
 """What a class round adds to a vote and a session, and its bounds, for every backend:
-a student's confidence with each vote, a round's countdown (the store closes the round
+the class size (``DEFAULT_CLASS_SIZE`` seats until the lecturer sets it), a student's
+confidence with each vote, a round's countdown (the store closes the round
 when it reaches 0, so every replica agrees) and the lecturer's own question set (TOML
 text kept with the session; parsed by ``practice.class_questions``).
 """
 
 from __future__ import annotations
 
-from practice.store.base import TextRefused
+from practice.store.base import StoreRefusal, TextRefused
 
 CONFIDENCES = ("guessing", "fairly sure", "certain")
 """How sure a student says they are of a vote (optional: "" when not given)."""
@@ -37,3 +38,27 @@ def check_seconds(seconds) -> float | None:
 def is_open(stored_open: bool, closes: float | None, now: float) -> bool:
     """Whether a round takes answers: open as stored, and its countdown not yet at 0."""
     return bool(stored_open) and (closes is None or now < closes)
+
+
+DEFAULT_CLASS_SIZE = 200
+"""Seats a session has until its lecturer sets the class size: every class of 30 to 150
+fits, and a script that joins again and again stops there."""
+MAX_CLASS_SIZE = 500
+"""The most seats a lecturer may set."""
+
+
+class ClassFull(StoreRefusal):
+    def __init__(self, seats: int):
+        super().__init__(
+            f"This class is full: all {seats} seats are taken. Ask your lecturer to make "
+            "room (they can raise the class size or free a seat)."
+        )
+
+
+def check_class_size(seats) -> int:
+    """``seats`` if it is a whole number from 1 to ``MAX_CLASS_SIZE``; ValueError otherwise."""
+    if isinstance(seats, bool) or not isinstance(seats, int | float) or seats != int(seats):
+        raise ValueError(f"The class size must be a whole number, got {seats!r}.")
+    if not 1 <= seats <= MAX_CLASS_SIZE:
+        raise ValueError(f"The class size must be from 1 to {MAX_CLASS_SIZE}, got {seats!r}.")
+    return int(seats)

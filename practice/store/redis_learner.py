@@ -1,6 +1,8 @@
 """Learner progress in the Redis store (``LearnerStore``; mixed into ``RedisStore``).
 
-Keys, none with a TTL (so Redis must persist them: ``appendonly yes``):
+Keys (so Redis must persist them: ``appendonly yes``), none with a TTL once used: a new
+key's record expires ``learner_rules.UNUSED_DAYS`` after it was made, and its first write
+(``_used``) takes the expiry off:
 ``grpo:learner:<key>`` (hash: created, and ``parameters``, the learner's own FSRS
 parameters as JSON when they keep some), ``grpo:learner:<key>:attempts`` (list of
 attempts as JSON, oldest first), ``grpo:learner:<key>:cards`` (hash question id ->
@@ -27,6 +29,7 @@ from practice.store.base import (
     new_learner_key,
 )
 from practice.store.flag_store import MAX_FLAGS, flag_text
+from practice.store.learner_rules import MAX_ATTEMPTS, UNUSED_SECONDS, check_new_card
 from practice.store.parameter_store import parameters_from_text, parameters_text
 
 PARAMETERS_FIELD = "parameters"
@@ -53,10 +56,17 @@ class LearnerRedis:
             raise UnknownLearner()
         return learner_keys(key)
 
+    def _used(self, key) -> tuple[str, str, str]:
+        """``_learner(key)``, and the key is kept: its record's expiry is taken off."""
+        keys = self._learner(key)
+        self.r.persist(keys[0])
+        return keys
+
     def create_learner(self) -> str:
         while True:
             key = new_learner_key()
             if self.r.hsetnx(learner_keys(key)[0], "created", repr(self.clock())):
+                self.r.expire(learner_keys(key)[0], UNUSED_SECONDS)
                 return key
 
     def learner_exists(self, key) -> bool:
@@ -64,7 +74,11 @@ class LearnerRedis:
 
     def add_attempt(self, key: str, attempt: Attempt) -> None:
         text = json.dumps(asdict(check_attempt(attempt)))
-        self.r.rpush(self._learner(key)[1], text)
+        attempts = self._used(key)[1]
+        with self.r.pipeline(transaction=True) as p:  # the key keeps its last MAX_ATTEMPTS
+            p.rpush(attempts, text)
+            p.ltrim(attempts, -MAX_ATTEMPTS, -1)
+            p.execute()
 
     def attempts(self, key: str) -> list[Attempt]:
         return [Attempt(**json.loads(t)) for t in self.r.lrange(self._learner(key)[1], 0, -1)]
@@ -75,7 +89,10 @@ class LearnerRedis:
 
     def set_card(self, key: str, question_id: str, state: Mapping) -> None:
         text = card_text(question_id, state)
-        self.r.hset(self._learner(key)[2], question_id, text)
+        cards = self._used(key)[2]
+        if not self.r.hexists(cards, question_id):
+            check_new_card(self.r.hlen(cards))
+        self.r.hset(cards, question_id, text)
 
     def cards(self, key: str) -> dict[str, dict]:
         stored = self.r.hgetall(self._learner(key)[2])
@@ -91,7 +108,7 @@ class LearnerRedis:
         texts = [json.dumps(asdict(check_attempt(a))) for a in attempts]
         states = {qid: card_text(qid, state) for qid, state in cards.items()}
         own = None if parameters is None else parameters_text(parameters)
-        record, attempts_key, cards_key = self._learner(key)
+        record, attempts_key, cards_key = self._used(key)
         with self.r.pipeline(transaction=True) as p:
             p.delete(attempts_key, cards_key)
             if texts:
@@ -106,7 +123,7 @@ class LearnerRedis:
 
     def set_parameters(self, key: str, own: OwnParameters | None) -> None:
         text = None if own is None else parameters_text(own)
-        record = self._learner(key)[0]
+        record = self._used(key)[0]
         if text is None:
             self.r.hdel(record, PARAMETERS_FIELD)
         else:
@@ -117,7 +134,7 @@ class LearnerRedis:
 
     def set_flag(self, key: str, flag: Flag) -> None:
         text, fid = flag_text(flag), flag_id(flag)
-        self._learner(key)
+        self._used(key)
         stored, order = flag_keys(key)
         if not flag.flagged:
             with self.r.pipeline(transaction=True) as p:

@@ -44,6 +44,7 @@ from practice.store.base import (
     Receipt,
     Round,
     RoundClosed,
+    StoreRefusal,
     Student,
     UnknownSession,
     check_id,
@@ -56,8 +57,10 @@ from practice.store.base import (
 )
 from practice.store.class_rules import MAX_SET_CHARS, check_confidence, check_seconds, is_open
 from practice.store.nicknames import check_nickname, label_for, nickname_key
+from practice.store.redis_budgets import BudgetRedis
 from practice.store.redis_learner import LearnerRedis
 from practice.store.redis_quiz import QuizRedis
+from practice.store.redis_seats import SeatsRedis
 
 INDEX = "grpo:class-sessions"
 CONNECT_SECONDS = 2.0
@@ -122,7 +125,7 @@ def _key(code: str, part: str) -> str:
     return f"grpo:class:{code}:{part}"
 
 
-class RedisStore(LearnerRedis, QuizRedis):
+class RedisStore(SeatsRedis, LearnerRedis, QuizRedis, BudgetRedis):
     """``ClassStore``, ``LearnerStore`` and ``QuizStore`` on the Redis server at ``url``
     (``redis://host:port/db``)."""
 
@@ -209,8 +212,12 @@ class RedisStore(LearnerRedis, QuizRedis):
                 raise JoinsLimited()
         key = nickname_key(nickname)
         names = _key(live.code, "names")
-        # HSETNX claims the nickname atomically: of two joins with one name, one wins.
-        check_nickname(nickname, lambda k: not self.r.hsetnx(names, k, "1"))
+        self.take_seat(live.code)  # ClassFull
+        try:  # HSETNX claims the nickname atomically: of two joins with one name, one wins.
+            check_nickname(nickname, lambda k: not self.r.hsetnx(names, k, "1"))
+        except StoreRefusal:
+            self.free_seat(live.code)
+            raise
         if key:
             self.r.expire(names, ttl)
         number = self.r.hincrby(_key(live.code, "s"), "joined", 1)

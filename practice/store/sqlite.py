@@ -45,8 +45,10 @@ from practice.store.base import (
 )
 from practice.store.class_rules import MAX_SET_CHARS, check_confidence, check_seconds, is_open
 from practice.store.nicknames import check_nickname, label_for, nickname_key
+from practice.store.sqlite_budgets import BUDGET_SCHEMA, BudgetSQLite
 from practice.store.sqlite_learner import LEARNER_SCHEMA, LearnerSQLite
 from practice.store.sqlite_quiz import QUIZ_SCHEMA, QuizSQLite
+from practice.store.sqlite_seats import SEAT_SCHEMA, SeatsSQLite, check_seat
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS class_sessions (
@@ -98,10 +100,11 @@ _CLASS_TABLES = (
     "class_join_rates",
     "class_locks",
     "class_question_sets",
+    "class_sizes",
 )
 
 
-class SQLiteStore(LearnerSQLite, QuizSQLite):
+class SQLiteStore(SeatsSQLite, LearnerSQLite, QuizSQLite, BudgetSQLite):
     """``ClassStore``, ``LearnerStore`` and ``QuizStore`` on the SQLite file at ``path``
     (created with its folder if missing)."""
 
@@ -110,7 +113,8 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         self._local = threading.local()
-        self._db().executescript(SCHEMA + LEARNER_SCHEMA + QUIZ_SCHEMA)
+        schemas = (SCHEMA, LEARNER_SCHEMA, QUIZ_SCHEMA, BUDGET_SCHEMA, SEAT_SCHEMA)
+        self._db().executescript("".join(schemas))
         _add_columns(self._db())
 
     # --- connections and transactions --------------------------------------------------------
@@ -190,6 +194,7 @@ class SQLiteStore(LearnerSQLite, QuizSQLite):
                 ).fetchone()[0]
                 if count > MAX_JOINS_PER_MINUTE:
                     raise JoinsLimited()  # the transaction still commits the count
+            check_seat(db, live.code)
             check_nickname(
                 nickname,
                 lambda key: (

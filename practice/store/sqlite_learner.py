@@ -1,6 +1,7 @@
 """Learner progress in the embedded SQLite store (``LearnerStore``; mixed into ``SQLiteStore``).
 
-Five tables keyed by the learner key, none with an expiry: ``learners`` (key, created),
+Five tables keyed by the learner key (bounds and expiry: ``learner_rules``; a key that
+never kept anything is deleted by ``create_learner``): ``learners`` (key, created),
 ``learner_attempts`` (one row an attempt, ``seq`` keeps their order),
 ``learner_cards`` (one FSRS card state, as JSON text, per learner and question id),
 ``learner_flags`` (one "I made this point" flag, as JSON text, per learner and answer) and
@@ -24,10 +25,12 @@ from practice.store.base import (
     new_learner_key,
 )
 from practice.store.flag_store import MAX_FLAGS, flag_text
+from practice.store.learner_rules import MAX_ATTEMPTS, UNUSED_SECONDS, check_new_card
 from practice.store.parameter_store import parameters_from_text, parameters_text
 
 LEARNER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS learners (key TEXT PRIMARY KEY, created REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS learners_created ON learners (created);
 CREATE TABLE IF NOT EXISTS learner_attempts (
     key TEXT NOT NULL, seq INTEGER PRIMARY KEY AUTOINCREMENT, question_id TEXT NOT NULL,
     kind TEXT NOT NULL, score REAL NOT NULL, seconds REAL NOT NULL, rating INTEGER NOT NULL,
@@ -50,6 +53,14 @@ LEARNER_TABLES = (
 )
 
 
+_UNUSED = """DELETE FROM learners WHERE created < ?
+    AND NOT EXISTS (SELECT 1 FROM learner_attempts a WHERE a.key = learners.key)
+    AND NOT EXISTS (SELECT 1 FROM learner_cards c WHERE c.key = learners.key)
+    AND NOT EXISTS (SELECT 1 FROM learner_flags f WHERE f.key = learners.key)
+    AND NOT EXISTS (SELECT 1 FROM learner_parameters p WHERE p.key = learners.key)"""
+"""Delete the keys made before the parameter that never kept anything."""
+
+
 class LearnerSQLite:
     """``LearnerStore`` on ``SQLiteStore``'s connection (``_db``) and transactions (``_write``)."""
 
@@ -61,9 +72,10 @@ class LearnerSQLite:
         return key
 
     def create_learner(self) -> str:
-        key = new_learner_key()
+        key, now = new_learner_key(), self.clock()
         with self._write() as db:
-            db.execute("INSERT INTO learners VALUES (?, ?)", (key, self.clock()))
+            db.execute(_UNUSED, (now - UNUSED_SECONDS,))
+            db.execute("INSERT INTO learners VALUES (?, ?)", (key, now))
         return key
 
     def learner_exists(self, key) -> bool:
@@ -78,6 +90,11 @@ class LearnerSQLite:
         with self._write() as db:
             self._learner(db, key)
             _insert_attempt(db, key, a)
+            db.execute(  # the key keeps its last MAX_ATTEMPTS
+                "DELETE FROM learner_attempts WHERE key = ? AND seq <= (SELECT seq FROM "
+                "learner_attempts WHERE key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                (key, key, MAX_ATTEMPTS),
+            )
 
     def attempts(self, key: str) -> list[Attempt]:
         db = self._db()
@@ -101,6 +118,11 @@ class LearnerSQLite:
         text = card_text(question_id, state)
         with self._write() as db:
             self._learner(db, key)
+            kept = db.execute(
+                "SELECT COUNT(*) FROM learner_cards WHERE key = ? AND question_id != ?",
+                (key, question_id),
+            ).fetchone()[0]
+            check_new_card(kept)
             db.execute(
                 "INSERT OR REPLACE INTO learner_cards VALUES (?, ?, ?)", (key, question_id, text)
             )
