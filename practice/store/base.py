@@ -41,7 +41,10 @@ seed and the ids it asks, and each graded answer is stored as it is made. Guaran
 - An answer to a question the quiz does not ask, or to a quiz the store never made, is
   refused (``UnknownQuiz``, ``TextRefused``); credit is an exact fraction from 0 to 1,
   kept as text ("3/4").
-- Quizzes do not expire (a learner may come back to a quiz link days later).
+- A quiz with an answer, or a certification attempt's, does not expire (a learner may
+  come back to a quiz link days later); a practice quiz never answered is deleted a week
+  after it started (``learner_rules.UNUSED_DAYS``: every first visit to the Quiz page
+  starts one).
 """
 
 from __future__ import annotations

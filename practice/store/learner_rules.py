@@ -12,7 +12,8 @@ from __future__ import annotations
 from practice.store.base import TextRefused
 
 UNUSED_DAYS = 7
-"""Days a learner key that never kept anything lives (a visit that answered nothing)."""
+"""Days a learner key that never kept anything lives (a visit that answered nothing), and a
+practice quiz never answered (``sqlite_quiz``, ``redis_quiz``)."""
 UNUSED_SECONDS = UNUSED_DAYS * 86400
 MAX_ATTEMPTS = 20_000
 """Attempts one key keeps: 50 a day for a year and more (about 2 MB); the oldest go first.

@@ -27,6 +27,7 @@ from practice.store.base import (
     is_quiz_id,
     new_quiz_id,
 )
+from practice.store.learner_rules import UNUSED_SECONDS
 
 
 def quiz_keys(quiz_id: str) -> tuple[str, str, str]:
@@ -44,7 +45,10 @@ class QuizRedis:
             quiz_id = new_quiz_id()
             root = quiz_keys(quiz_id)[0]
             if self.r.hsetnx(root, "questions", questions):
-                self.r.hset(root, mapping={"seed": seed, "created": repr(self.clock())})
+                with self.r.pipeline(transaction=True) as p:  # unanswered, it goes in a week
+                    p.hset(root, mapping={"seed": seed, "created": repr(self.clock())})
+                    p.expire(root, UNUSED_SECONDS)
+                    p.execute()
                 return quiz_id
 
     def quiz(self, quiz_id) -> StoredQuiz | None:
@@ -72,6 +76,7 @@ class QuizRedis:
             raise TextRefused("That question is not part of this quiz.")
         if self.r.hsetnx(answers_key, question_id, text):
             self.r.rpush(order_key, question_id)
+            self.r.persist(root)  # answered: the quiz is kept
         return Fraction(self.r.hget(answers_key, question_id))
 
     # --- certification attempts ------------------------------------------------------------
@@ -86,6 +91,7 @@ class QuizRedis:
         if not self.r.set(open_key, "starting", nx=True, ex=60):  # one open attempt per learner
             raise AttemptRefused("An attempt of yours is open: finish it first.")
         quiz_id, token = self.create_quiz(seed, question_ids), new_attempt_token()
+        self.r.persist(quiz_keys(quiz_id)[0])  # an attempt's quiz is kept
         self.r.set(open_key, quiz_id)
         record = {"learner": learner, "token": token, "started": repr(self.clock())}
         if previous_seed is not None:

@@ -26,6 +26,7 @@ from practice.store.base import (
     is_quiz_id,
     new_quiz_id,
 )
+from practice.store.learner_rules import UNUSED_SECONDS
 
 QUIZ_SCHEMA = """
 CREATE TABLE IF NOT EXISTS quizzes (
@@ -37,7 +38,12 @@ CREATE TABLE IF NOT EXISTS cert_attempts (
     id TEXT PRIMARY KEY, learner TEXT NOT NULL, token TEXT NOT NULL, previous_seed INTEGER,
     started REAL NOT NULL, submitted REAL, cert_id TEXT, short TEXT UNIQUE);
 CREATE INDEX IF NOT EXISTS cert_attempts_by_learner ON cert_attempts (learner, started);
+CREATE INDEX IF NOT EXISTS quizzes_created ON quizzes (created);
 """
+_UNANSWERED = """DELETE FROM quizzes WHERE created < ?
+    AND NOT EXISTS (SELECT 1 FROM quiz_answers a WHERE a.id = quizzes.id)
+    AND NOT EXISTS (SELECT 1 FROM cert_attempts c WHERE c.id = quizzes.id)"""
+"""Delete the practice quizzes started before the parameter and never answered."""
 _ATTEMPT = "SELECT id, learner, previous_seed, started, submitted, cert_id FROM cert_attempts"
 
 
@@ -46,11 +52,10 @@ class QuizSQLite:
 
     def create_quiz(self, seed: int, question_ids: Sequence[str]) -> str:
         seed, questions = check_new_quiz(seed, question_ids)
-        quiz_id = new_quiz_id()
+        quiz_id, now = new_quiz_id(), self.clock()
         with self._write() as db:
-            db.execute(
-                "INSERT INTO quizzes VALUES (?, ?, ?, ?)", (quiz_id, seed, questions, self.clock())
-            )
+            db.execute(_UNANSWERED, (now - UNUSED_SECONDS,))
+            db.execute("INSERT INTO quizzes VALUES (?, ?, ?, ?)", (quiz_id, seed, questions, now))
         return quiz_id
 
     def quiz(self, quiz_id) -> StoredQuiz | None:

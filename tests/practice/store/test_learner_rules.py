@@ -4,6 +4,8 @@ last attempts and a bounded number of cards."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from practice.flags import flag as make_flag
@@ -81,3 +83,23 @@ def test_a_key_keeps_a_bounded_number_of_cards(make_store, monkeypatch):
         store.set_card(key, "c", CARD)
     store.set_card(key, "a", {**CARD, "step": 1})  # a change is not a new card
     assert set(store.cards(key)) == {"a", "b"} and MAX_CARDS >= 1000
+
+
+def test_a_practice_quiz_never_answered_goes_after_a_week(make_store, clock):
+    """Every first visit to the Quiz page starts a quiz: a script that reloads it made a row
+    each time, kept for ever."""
+    store = make_store(clock=clock)
+    unanswered = store.create_quiz(7, ["a", "b"])
+    answered = store.create_quiz(8, ["a", "b"])
+    store.answer_quiz(answered, "a", Fraction(1))
+    attempt_id, _ = store.create_attempt(store.create_learner(), 9, None, ["a", "b"])
+    if hasattr(store, "r"):  # Redis expires the record itself, by its own clock
+        assert 0 < store.r.ttl(f"grpo:quiz:{unanswered}") <= UNUSED_SECONDS
+        assert store.r.ttl(f"grpo:quiz:{answered}") == store.r.ttl(f"grpo:quiz:{attempt_id}") == -1
+        store.r.delete(f"grpo:quiz:{unanswered}")  # what the expiry does a week later
+    else:
+        clock.now += UNUSED_SECONDS + 1
+        store.create_quiz(10, ["a"])  # starting a quiz deletes the unanswered ones past a week
+    assert store.quiz(unanswered) is None
+    assert dict(store.quiz(answered).answers) == {"a": Fraction(1)}
+    assert store.quiz(attempt_id) is not None and store.attempt(attempt_id) is not None
