@@ -34,9 +34,7 @@ st.markdown(
     "from the playground, on a whiteboard example you can check by hand, or on eight "
     "written answers to a real math problem, graded by a verifier."
 )
-listen = (
-    st.container()
-)  # under the intro, above the fold (the step's words are below it on a phone)
+listen = st.container()  # under the intro: above the fold, also on a phone
 source = st.segmented_control(
     "Rewards to follow",
     ["yours", "whiteboard", "real"],
