@@ -77,7 +77,7 @@ st.markdown(lab.words("epsilon", "near_tie"))
 typed = lab.rewards_input(
     "Rewards of one group", "eps.group", NEAR_TIE, help="Numbers separated by commas."
 )
-rewards = tuple(typed[0]) if typed else ()
+rewards = tuple(typed.groups[0]) if typed.groups else ()
 if len(rewards) < 2:
     st.info("Type at least two rewards to see how eps changes their advantages.")
 else:
@@ -167,7 +167,7 @@ st.markdown(lab.words("epsilon", "float32"))
 typed = lab.rewards_input(
     "Rewards to compute in both precisions", "eps.big", BIG, help="Numbers separated by commas."
 )
-big = typed[0] if typed else []
+big = typed.groups[0] if typed.groups else []
 if len(big) < 2:
     st.info("Type at least two rewards to compare float32 with float64.")
 else:

@@ -288,6 +288,23 @@ def test_conventions_playground_bad_cells_are_counted():
     assert any("Prompt 2 has all-equal rewards" in m for m in texts(at, "markdown"))
 
 
+def test_conventions_keep_each_answers_number_when_a_cell_is_left_out():
+    """The playground's 'oops' in prompt 1, answer 2, or a typed 'x': the table and the
+    charts number the other answers as typed (1, 3, 4), not 1..3."""
+    at = open_page(CONV, state={"rewards_grid": [["1", "oops", "0", "1"], ["2", "5", "", "3"]]})
+    assert not at.exception
+    table = frame(at, "verl")
+    assert table.answer.tolist() == [1, 3, 4, 1, 2, 4]
+    labels = chart(at, "conv.chart")["data"][0]["x"]
+    assert list(labels) == ["P1 #1", "P1 #3", "P1 #4", "P2 #1", "P2 #2", "P2 #4"]
+    at.segmented_control(key="conv.source").set_value("typed").run()
+    at.text_input(key="conv.rewards").set_value("1, x, 0, 1; 2, 3").run()
+    assert frame(at, "verl").answer.tolist() == [1, 3, 4, 1, 2]
+    at.text_input(key="conv.a").set_value("0, ?, 1, 0, 1").run()
+    scaling = chart(at, "conv.scaling_chart")["data"][0]["x"]
+    assert list(scaling) == ["P1 #1", "P1 #3", "P1 #4", "P1 #5"]
+
+
 @pytest.mark.parametrize("typed", ["", "<b>hi</b>", ";;;"])
 def test_conventions_nothing_usable_says_what_to_do(typed):
     at = open_page(CONV, query={"conv.source": "Type rewards"})
