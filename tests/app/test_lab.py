@@ -176,6 +176,18 @@ def test_epsilon_bad_rewards_are_named_and_the_page_keeps_working(typed, message
     assert at.get("plotly_chart") or texts(at, "info")
 
 
+def test_epsilon_an_item_left_out_keeps_the_others_numbers():
+    at = open_page(EPS)
+    at.text_input(key="eps.group").set_value("1, x, 1.00000012, 1, 1")
+    at.text_input(key="eps.big").set_value("1000000, ?, 1000000, 1000001").run()
+    assert not at.exception
+    assert frame(at, "advantage at your eps")["answer"].tolist() == [1, 3, 4, 5]
+    names = [t.get("name", "") for t in chart(at, "eps.chart")["data"]]
+    assert "answers 1, 4, 5 (R = 1)" in names and "answer 3 (R = 1.00000012)" in names
+    assert frame(at, "A in float64")["answer"].tolist() == [1, 3, 4]
+    assert any("answer 4's advantage is" in m for m in texts(at, "markdown"))
+
+
 @pytest.mark.parametrize("typed", ["", "5", "x"])
 def test_epsilon_fewer_than_two_rewards_says_what_to_do(typed):
     at = open_page(EPS)
