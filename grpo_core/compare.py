@@ -39,7 +39,9 @@ class ConventionComparison:
         )
 
 
-def compare_conventions(rewards, *, group_size=None, group_ids=None) -> ConventionComparison:
+def compare_conventions(
+    rewards, *, group_size=None, group_ids=None, answers=None
+) -> ConventionComparison:
     """Advantages of ``rewards`` under every convention in CONVENTIONS, side by side.
 
     rewards: (K,) one group, (N,) cut into groups of ``group_size`` or grouped
@@ -47,10 +49,11 @@ def compare_conventions(rewards, *, group_size=None, group_ids=None) -> Conventi
     (num_prompts, K). A convention that refuses the input (most refuse K = 1;
     verl passes a lone reward through, zscore gives it 0) gets a NaN column
     and its reason in ``refusals``. Bad rewards (NaN, text) raise ValueError.
+    answers: per reward, its answer's number in the frame (``AdvantageTrace.to_frame``).
     """
     # zscore refuses nothing, so this validates the rewards themselves.
     grouping = {"group_size": group_size, "group_ids": group_ids}
-    base = advantage_trace(rewards, convention="zscore", **grouping).to_frame()
+    base = advantage_trace(rewards, convention="zscore", **grouping).to_frame(answers)
     frame = base[["prompt", "answer", "reward"]].copy()
     refusals: dict[str, str] = {}
     for name in CONVENTIONS:
@@ -144,16 +147,19 @@ class ScalingComparison:
         )
 
 
-def scaling_comparison(rewards, *, group_size=None, group_ids=None) -> ScalingComparison:
+def scaling_comparison(
+    rewards, *, group_size=None, group_ids=None, answers=None
+) -> ScalingComparison:
     """Group scaling, batch scaling and none, side by side (TRL's scale_rewards).
 
     rewards: (num_prompts, K), or (N,) with ``group_size`` or ``group_ids``. Every mode
     subtracts the group mean; "group" divides by the group std + 1e-4,
     "batch" by the std of the whole batch + 1e-4, "none" (Dr. GRPO) by nothing.
+    answers: per reward, its answer's number in the frame (``AdvantageTrace.to_frame``).
     """
     grouping = {"group_size": group_size, "group_ids": group_ids}
     trace = advantage_trace(rewards, convention="trl", **grouping)
-    frame = trace.to_frame()[["prompt", "answer", "reward"]].copy()
+    frame = trace.to_frame(answers)[["prompt", "answer", "reward"]].copy()
     for mode in SCALING_MODES:
         a = group_advantages(rewards, convention="trl", scale=mode, **grouping)
         frame[mode] = np.ravel(a)

@@ -134,15 +134,17 @@ def regime_tour(std: float) -> list[tuple[str, float]]:
     return tour
 
 
-def eps_sweep_frame(rewards, eps_values, *, ddof: int = 1) -> pd.DataFrame:
+def eps_sweep_frame(rewards, eps_values, *, ddof: int = 1, answers=None) -> pd.DataFrame:
     """``eps_sweep`` as a long table for a chart with a log eps axis.
 
-    One row per (eps, answer): eps, answer (1..K), reward, advantage, regime,
-    std (the group's, with ``ddof``), z_score (the eps = 0 value) and
+    One row per (eps, answer): eps, answer (its number in ``answers``, one per reward, as
+    typed where an item left out keeps the later numbers; 1..K if None), reward, advantage,
+    regime, std (the group's, with ``ddof``), z_score (the eps = 0 value) and
     damped_limit ((R - mean) / eps, what a large eps tends to; inf at eps = 0).
     """
     eps = _checks.eps_values(eps_values)
     r = _checks.one_group(rewards)
+    numbers = _checks.answer_numbers(answers, r.size)
     advantages = eps_sweep(r, eps, ddof=ddof)
     trace = advantage_trace(r, convention="zscore", ddof=ddof, eps=0.0)
     std = float(trace.std[0])
@@ -153,7 +155,7 @@ def eps_sweep_frame(rewards, eps_values, *, ddof: int = 1) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "eps": np.repeat(eps, group_size),
-            "answer": np.tile(np.arange(1, group_size + 1), eps.size),
+            "answer": np.tile(numbers, eps.size),
             "reward": np.tile(r, eps.size),
             "advantage": advantages.ravel(),
             "regime": np.repeat([eps_regime(std, float(e)) for e in eps], group_size),

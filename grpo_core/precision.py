@@ -74,11 +74,12 @@ class PrecisionReport:
     relative_error: float
     """max_abs_error / max |A_float64|: 0 if both are all 0, inf if only float64 is."""
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per answer: reward, its float32 value, both advantages and the error."""
+    def to_frame(self, answers=None) -> pd.DataFrame:
+        """One row per answer: its number (from ``answers``, one per reward; 1..K if None),
+        reward, its float32 value, both advantages and the error."""
         return pd.DataFrame(
             {
-                "answer": np.arange(1, self.rewards.size + 1),
+                "answer": _checks.answer_numbers(answers, self.rewards.size),
                 "reward": self.rewards,
                 "reward_float32": self.rewards_float32,
                 "advantage_float64": self.advantages_float64,

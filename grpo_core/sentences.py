@@ -384,8 +384,9 @@ def explain_difficulty_bias(
     return sentences
 
 
-def precision_summary(report: PrecisionReport) -> str:
-    """One plain-words sentence of what float32 did to this group (``precision_report``)."""
+def precision_summary(report: PrecisionReport, numbers=None) -> str:
+    """One plain-words sentence of what float32 did to this group (``precision_report``);
+    ``numbers``: the answers' numbers, one per reward (1..K if None)."""
     head = (
         f"Near {fmt(np.abs(report.rewards).max(), 6)}, float32 numbers are "
         f"{fmt(report.float32_spacing, 3)} apart"
@@ -403,7 +404,8 @@ def precision_summary(report: PrecisionReport) -> str:
         tail = f"the float32 advantages are NaN (0/0) where float64 gives {fmt(a64)}"
     else:
         tail = (
-            f"answer {largest + 1}'s advantage is {fmt(a32)} in float32 and {fmt(a64)} "
+            f"answer {_checks.answer_numbers(numbers, report.rewards.size)[largest]}'s "
+            f"advantage is {fmt(a32)} in float32 and {fmt(a64)} "
             f"in float64 (relative error {fmt(report.relative_error, 2)})"
         )
     return f"{head}; {tail}."

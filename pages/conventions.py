@@ -4,15 +4,10 @@ their numbers differ; then batch vs group scaling on two reward scales."""
 import streamlit as st
 
 from grpo_core import CONVENTIONS
-from grpo_core.compare import (
-    compare_conventions,
-    conventions_table,
-    numpy_snippet,
-    scaling_comparison,
-)
-from grpo_core.format import as_typed, cell, plural
-from grpo_core.sentences import explain_differences
+from grpo_core.compare import conventions_table, numpy_snippet
+from grpo_core.format import as_typed, cell
 from ui import controls, lab, narrate, page, state
+from ui import conventions_page as cp
 from ui.figures import conventions as figures
 from ui.figures.common import show
 from ui.text import markdown_safe
@@ -24,45 +19,6 @@ SCALING_PANELS = {
     "batch": "batch: ÷ the batch std",
     "none": "none: R − mean",
 }
-
-
-def flat(groups):
-    """Rewards in one list and each one's prompt number (1-based), for group_ids."""
-    rewards = [r for g in groups.values() for r in g]
-    ids = [p for p, g in groups.items() for _ in g]
-    return rewards, ids
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def compare(groups: dict[int, tuple[float, ...]]):
-    rewards, ids = flat(groups)
-    return (
-        compare_conventions(rewards, group_ids=ids),
-        explain_differences(rewards, group_ids=ids),
-    )
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def scale(groups: dict[int, tuple[float, ...]]):
-    rewards, ids = flat(groups)
-    return scaling_comparison(rewards, group_ids=ids)
-
-
-def usable(groups: list[list[float]]) -> tuple[dict[int, tuple[float, ...]], list[str]]:
-    """Prompts to compare, by number, and what was left out: empty prompts, and lone
-    rewards when other prompts have several (groups of one are compared on their own)."""
-    numbered = {p: tuple(g) for p, g in enumerate(groups, start=1) if g}
-    notes = [f"Prompt {p} has no rewards." for p, g in enumerate(groups, start=1) if not g]
-    lone = [p for p, g in numbered.items() if len(g) == 1]
-    if lone and len(lone) < len(numbered):
-        notes.append(
-            f"{plural(len(lone), 'Prompt', with_count=False)} {', '.join(map(str, lone))} "
-            f"{'have' if len(lone) > 1 else 'has'} a single reward and "
-            f"{'are' if len(lone) > 1 else 'is'} left out: most libraries refuse a group of "
-            "one. Type one reward for every prompt (3; 5) to compare groups of one."
-        )
-        numbered = {p: g for p, g in numbered.items() if len(g) > 1}
-    return numbered, notes
 
 
 page.start()
@@ -90,8 +46,7 @@ if source == "typed":
         one_prompt=False,
     )
 else:
-    parsed = state.parsed_rewards()
-    entered = parsed.groups
+    entered = parsed = state.parsed_rewards()
     if parsed.errors:
         st.warning(
             f"{len(parsed.errors)} playground cell(s) are not numbers and are left out "
@@ -101,7 +56,7 @@ else:
         "pages/playground.py", label="Edit them in the playground", icon=":material/science:"
     )
 state.write_link(with_rewards=source == "playground", with_settings=False)  # borrowed: in the link
-groups, notes = usable(entered)
+groups, notes = cp.usable(entered)
 for note in notes:
     st.warning(note)
 
@@ -110,7 +65,7 @@ st.subheader("The same rewards, every convention")
 if not groups:
     st.info("Enter some rewards to compare the conventions.")
 else:
-    comparison, sentences = compare(groups)
+    comparison, sentences = cp.compare(groups)
     frame = comparison.frame
     table = {
         "prompt": frame["prompt"],
@@ -146,7 +101,7 @@ else:
     for tab, (name, conv) in zip(st.tabs(list(CONVENTIONS)), CONVENTIONS.items(), strict=True):
         tab.caption(f"{conv.library}. {conv.description} Source: `{conv.source}`.")
         tab.code(
-            numpy_snippet(name, list(groups.values())) if rectangular else conv.code,
+            numpy_snippet(name, cp.rewards(groups)) if rectangular else conv.code,
             language="python",
         )
 
@@ -162,11 +117,11 @@ with c2:
     b = lab.rewards_input(
         "Prompt 2 (graded 0 to 100)", "conv.b", PROMPT_B, help="Numbers separated by commas."
     )
-pair = {p: tuple(g[0]) for p, g in ((1, a), (2, b)) if g and len(g[0]) > 1}
+pair = cp.pair(a, b)
 if len(pair) < 2:
     st.info("Give each prompt at least two rewards to compare the three scalings.")
 else:
-    scaling = scale(pair)
+    scaling = cp.scale(pair)
     show(figures.scaling_figure(scaling.frame, SCALING_PANELS), key="conv.scaling_chart")
     mean_abs = scaling.mean_abs
     n = {

@@ -33,9 +33,9 @@ REGIME_WORDS = {
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def sweep(rewards: tuple[float, ...]):
+def sweep(rewards: tuple[float, ...], numbers: tuple[int, ...]):
     """The group's advantages across the eps grid, its std (ddof=1) and regime bounds."""
-    frame = eps_sweep_frame(rewards, eps_grid(10))
+    frame = eps_sweep_frame(rewards, eps_grid(10), answers=numbers)
     std = float(frame["std"].iloc[0])
     return frame, std, regime_bounds(std) if std > 0 else None
 
@@ -77,13 +77,14 @@ st.markdown(lab.words("epsilon", "near_tie"))
 typed = lab.rewards_input(
     "Rewards of one group", "eps.group", NEAR_TIE, help="Numbers separated by commas."
 )
-rewards = tuple(typed[0]) if typed else ()
+rewards = tuple(typed.groups[0]) if typed.groups else ()
+numbers = tuple(typed.answers[0]) if typed.answers else ()  # an item left out keeps its place
 if len(rewards) < 2:
     st.info("Type at least two rewards to see how eps changes their advantages.")
 else:
-    frame, std, bounds = sweep(rewards)
+    frame, std, bounds = sweep(rewards, numbers)
     trace = advantage_trace(rewards, convention="zscore", ddof=1, eps=eps)
-    at_eps = eps_sweep_frame(rewards, [eps])
+    at_eps = eps_sweep_frame(rewards, [eps], answers=numbers)
     regime = eps_regime(std, eps)
     m1, m2, m3 = st.columns(3)
     m1.metric("Group std (ddof=1)", fmt(std))
@@ -167,7 +168,7 @@ st.markdown(lab.words("epsilon", "float32"))
 typed = lab.rewards_input(
     "Rewards to compute in both precisions", "eps.big", BIG, help="Numbers separated by commas."
 )
-big = typed[0] if typed else []
+big, big_numbers = (typed.groups[0], typed.answers[0]) if typed.groups else ([], [])
 if len(big) < 2:
     st.info("Type at least two rewards to compare float32 with float64.")
 else:
@@ -183,8 +184,8 @@ else:
             f"{report.distinct_float64} → {report.distinct_float32}",
         )
         m3.metric("Relative error of float32", cell(report.relative_error))
-        st.markdown(precision_summary(report))
-        ep.precision_table(report.to_frame())
+        st.markdown(precision_summary(report, big_numbers))
+        ep.precision_table(report.to_frame(big_numbers))
         st.caption(
             f"The same group at eps = {fmt(eps)}, ddof = 1, computed in float64 and, step by "
             "step as torch does, in float32."

@@ -170,10 +170,13 @@ else:
     show(figures.aggregation_figure(agg), key="tl.agg_log")
 st.markdown("**The playground's rewards**")
 st.caption(TEXT["multi"]["playground"])
-first = state.parsed_rewards().groups[0]
-first = first if len(first) >= 2 else [1.0, 0.0]  # a group of one has nothing to compare
+parsed = state.parsed_rewards()
+first, numbers = parsed.groups[0], parsed.answers[0]  # each answer keeps its grid row
+if len(first) < 2:  # a group of one has nothing to compare
+    first, numbers = [1.0, 0.0], [1, 2]
 start = pd.DataFrame(
-    {"accuracy": first, "format": [FORMAT_BONUS * (i % 2 == 0) for i in range(len(first))]}
+    {"accuracy": first, "format": [FORMAT_BONUS * (i % 2 == 0) for i in range(len(first))]},
+    index=[f"answer {n}" for n in numbers],
 )
 editor_key = f"tl.multi.{st.session_state['grid_version']}"  # a new grid starts afresh
 typed = st.data_editor(start, key=editor_key, num_rows="fixed", width="stretch")

@@ -53,7 +53,7 @@ if presenting:
 # The link carries what the view borrows: the playground's rewards and the convention.
 state.write_link(with_rewards=source == "yours", with_settings=source != "whiteboard")
 
-answer_ids = None  # the answers' numbers: the grid's rows for yours, else 1..K
+numbers_of = None  # the answers' numbers by position: the grid's rows for yours, else 1..K
 if source == "whiteboard":
     trace = advantage_trace(WHITEBOARD, convention="zscore")
     labels = ["Whiteboard group"]
@@ -80,7 +80,7 @@ else:
         st.stop()
     trace = advantage_trace(batch.rewards, group_ids=batch.prompt_ids, **settings.kwargs())
     labels = [f"Prompt {p}" for p in trace.labels]
-    answer_ids = batch.numbers
+    numbers_of = batch.numbers
 
 st.divider()
 c1, c2 = st.columns(2)
@@ -89,7 +89,7 @@ controls.refresh_choice("wt.prompt", labels)
 g = c1.selectbox("Prompt", range(len(labels)), format_func=labels.__getitem__, key="wt.prompt")
 members = trace.members(g)
 rewards = trace.rewards.ravel()[members]
-numbers = answer_ids(members) if answer_ids else None
+numbers = numbers_of(members) if numbers_of else None
 state.read_link_choice("wt.answer", range(len(members)))
 answers = wp.answer_choices(rewards, numbers)
 controls.refresh_choice("wt.answer", answers)

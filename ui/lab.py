@@ -10,7 +10,7 @@ import streamlit as st
 
 import content
 from content.citations import cite
-from grpo_core.parsing import MAX_TEXT_CHARS, ascii_minus, parse_reward_text
+from grpo_core.parsing import MAX_TEXT_CHARS, ParsedRewards, ascii_minus, parse_reward_text
 from ui import state
 from ui.text import markdown_safe
 
@@ -34,10 +34,11 @@ def _ascii_minus_typed(key: str) -> None:
 
 def rewards_input(
     label: str, key: str, default: str, *, help: str, one_prompt: bool = True
-) -> list[list[float]]:
+) -> ParsedRewards:
     """A text box of rewards ("1, 0, 1; 2, 3"), kept in the URL under ``key``.
 
-    Returns the rewards of each typed prompt (items that are not numbers left out).
+    Returns the rewards of each typed prompt (items that are not numbers left out) and
+    each one's place in its prompt (``answers``: an item left out keeps later numbers).
     What is wrong is shown as a warning that names the item, and the rest still counts.
     """
     typed = st.text_input(
@@ -58,11 +59,11 @@ def rewards_input(
         )
     except ValueError as e:
         st.warning(f"{label}: {e}. Shorten the list to use it.")
-        return []
+        return ParsedRewards(groups=[], errors=[], blanks=0, answers=[])
     for error in parsed.errors:
         where = f"reward {error.answer}"
         if not one_prompt:
             where = f"prompt {error.prompt}, {where}"
         message = markdown_safe(error.message)  # it quotes what was typed
         st.warning(f"{label} · {where}: {message}. It is left out until it is fixed.")
-    return parsed.groups
+    return parsed

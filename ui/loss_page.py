@@ -51,10 +51,17 @@ def bound(key: str, help: str | None = None) -> dict:
 
 
 def playground_group() -> tuple[tuple[float, ...], str] | None:
-    """The playground's first prompt with at least two rewards, or None."""
-    for p, group in enumerate(state.parsed_rewards().groups, start=1):
+    """The playground's first prompt with at least two rewards, or None. The toy group
+    numbers its answers 1..K; where the grid's rows differ (a cell left out) ``where`` says
+    which rows they are."""
+    parsed = state.parsed_rewards()
+    for p, (group, rows) in enumerate(zip(parsed.groups, parsed.answers, strict=True), start=1):
         if len(group) >= 2:
-            return tuple(group[: loss_lab.MAX_ANSWERS]), f"the playground's prompt {p}"
+            group, rows = group[: loss_lab.MAX_ANSWERS], rows[: loss_lab.MAX_ANSWERS]
+            where = f"the playground's prompt {p}"
+            if rows != list(range(1, len(rows) + 1)):
+                where += f" (its answers {', '.join(map(str, rows))}, here 1 to {len(rows)})"
+            return tuple(group), where
     return None
 
 

@@ -9,7 +9,8 @@ Session keys
   ``settings.scale``, ``settings.clip``: the advantage settings (see ``Settings``).
 - ``link_read``: the URL was read once for this session.
 
-URL parameters, all named here: ``r`` rewards (``1_0_1~0.5_2``), ``c`` convention, and,
+URL parameters, all named here: ``r`` rewards (``1_0_1~0.5_2``; a cell left out is an
+empty answer, ``1__1``, so the answers after it keep their numbers), ``c`` convention, and,
 when set by hand, ``ddof``, ``eps``, ``scale``, ``clip`` (``LINK_PARAMS``); ``present``
 presentation mode; ``s`` the guide's section; ``cr.g`` the critic page's responses; ``id`` a
 certificate to verify; class mode's ``class`` join code (``practice.class_link``). A widget

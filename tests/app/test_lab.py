@@ -176,6 +176,18 @@ def test_epsilon_bad_rewards_are_named_and_the_page_keeps_working(typed, message
     assert at.get("plotly_chart") or texts(at, "info")
 
 
+def test_epsilon_an_item_left_out_keeps_the_others_numbers():
+    at = open_page(EPS)
+    at.text_input(key="eps.group").set_value("1, x, 1.00000012, 1, 1")
+    at.text_input(key="eps.big").set_value("1000000, ?, 1000000, 1000001").run()
+    assert not at.exception
+    assert frame(at, "advantage at your eps")["answer"].tolist() == [1, 3, 4, 5]
+    names = [t.get("name", "") for t in chart(at, "eps.chart")["data"]]
+    assert "answers 1, 4, 5 (R = 1)" in names and "answer 3 (R = 1.00000012)" in names
+    assert frame(at, "A in float64")["answer"].tolist() == [1, 3, 4]
+    assert any("answer 4's advantage is" in m for m in texts(at, "markdown"))
+
+
 @pytest.mark.parametrize("typed", ["", "5", "x"])
 def test_epsilon_fewer_than_two_rewards_says_what_to_do(typed):
     at = open_page(EPS)
@@ -302,6 +314,23 @@ def test_conventions_playground_bad_cells_are_counted():
     assert not at.exception
     assert any("1 playground cell(s) are not numbers" in w for w in texts(at, "warning"))
     assert any("Prompt 2 has all-equal rewards" in m for m in texts(at, "markdown"))
+
+
+def test_conventions_keep_each_answers_number_when_a_cell_is_left_out():
+    """The playground's 'oops' in prompt 1, answer 2, or a typed 'x': the table and the
+    charts number the other answers as typed (1, 3, 4), not 1..3."""
+    at = open_page(CONV, state={"rewards_grid": [["1", "oops", "0", "1"], ["2", "5", "", "3"]]})
+    assert not at.exception
+    table = frame(at, "verl")
+    assert table.answer.tolist() == [1, 3, 4, 1, 2, 4]
+    labels = chart(at, "conv.chart")["data"][0]["x"]
+    assert list(labels) == ["P1 #1", "P1 #3", "P1 #4", "P2 #1", "P2 #2", "P2 #4"]
+    at.segmented_control(key="conv.source").set_value("typed").run()
+    at.text_input(key="conv.rewards").set_value("1, x, 0, 1; 2, 3").run()
+    assert frame(at, "verl").answer.tolist() == [1, 3, 4, 1, 2]
+    at.text_input(key="conv.a").set_value("0, ?, 1, 0, 1").run()
+    scaling = chart(at, "conv.scaling_chart")["data"][0]["x"]
+    assert list(scaling) == ["P1 #1", "P1 #3", "P1 #4", "P1 #5"]
 
 
 @pytest.mark.parametrize("typed", ["", "<b>hi</b>", ";;;"])

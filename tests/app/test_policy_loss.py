@@ -81,6 +81,16 @@ def test_starts_from_the_playground_group():
     assert "5 answers from the playground's prompt 1: rewards 3, 1, 2, 0, 5" in page_text(at)
 
 
+def test_the_playground_group_says_which_grid_rows_its_answers_are():
+    grid = [["3", "x", "2", "", "5"]]
+    at = open_page(PAGE, query={"pl.source": "playground"}, state={"rewards_grid": grid})
+    assert not at.exception, at.exception
+    assert (
+        "3 answers from the playground's prompt 1 (its answers 1, 3, 5, here 1 to 3): "
+        "rewards 3, 2, 5" in page_text(at)
+    )
+
+
 def test_playground_without_a_group_falls_back_to_the_preset():
     grid = [["1", ""], ["x", "2"]]
     at = open_page(PAGE, query={"pl.source": "playground"}, state={"rewards_grid": grid})

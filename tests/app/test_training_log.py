@@ -114,6 +114,14 @@ def test_the_playground_rewards_are_aggregated_both_ways():
     assert {"sum then normalise", "normalise then sum", "sign_changed"} <= set(both.columns)
 
 
+def test_the_playground_rewards_keep_their_grid_rows_when_a_cell_is_left_out():
+    at = open_page(PAGE, state={"rewards_grid": [["1", "oops", "0", "", "1"]]})
+    assert not at.exception
+    typed = next(d.value for d in at.dataframe if "format" in d.value.columns)
+    assert typed.index.tolist() == ["answer 1", "answer 3", "answer 5"]
+    assert typed["accuracy"].tolist() == [1.0, 0.0, 1.0]
+
+
 def test_the_gallery_shows_every_bug_with_its_numbers():
     at = open_page(BUGS_PAGE)
     assert not at.exception

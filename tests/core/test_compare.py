@@ -142,3 +142,16 @@ def test_numpy_snippet_writes_rewards_exactly_and_refuses_groups_of_one():
         numpy_snippet("trl", [[1.0], [2.0]])
     with pytest.raises(ValueError, match="unknown convention"):
         numpy_snippet("ppo", [1.0, 2.0])
+
+
+def test_answers_keep_the_numbers_they_were_given():
+    """A cell left out (answer 2 of prompt 1): the frames number the others as typed."""
+    from grpo_core.compare import scaling_comparison
+
+    rewards, ids, numbers = [1, 0, 1, 2, 5], [1, 1, 1, 2, 2], [1, 3, 4, 1, 2]
+    frame = compare_conventions(rewards, group_ids=ids, answers=numbers).frame
+    assert frame["answer"].tolist() == numbers
+    assert scaling_comparison(rewards, group_ids=ids, answers=numbers).frame.answer.tolist() == [
+        1, 3, 4, 1, 2
+    ]  # fmt: skip
+    assert compare_conventions(rewards, group_ids=ids).frame["answer"].tolist() == [1, 2, 3, 1, 2]

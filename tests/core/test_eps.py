@@ -160,3 +160,11 @@ def test_regime_tour_lands_in_each_regime():
         assert [eps_regime(std, eps) for _, eps in tour] == ["z-score", "transition", "damped"]
     assert [r for r, _ in regime_tour(0.5)] == ["z-score", "transition"]  # 1 is the largest eps
     assert regime_tour(0.0) == []
+
+
+def test_eps_sweep_frame_numbers_the_answers_as_given():
+    """An item left out of a typed list (the second): the others keep their places."""
+    f = eps_sweep_frame(R4, [0.0, 1.0], answers=[1, 3, 4, 5])
+    assert f["answer"].tolist() == [1, 3, 4, 5] * 2
+    with pytest.raises(ValueError, match="one number per answer"):
+        eps_sweep_frame(R4, [1.0], answers=[1, 2])

@@ -109,3 +109,12 @@ def test_summary_writes_numbers_as_the_page_does():
     assert "e+" not in text and "e-0" not in text
     tiny = precision_summary(precision_report([1.0, 1.0 + 1e-6, 1.0], eps=1e-4))
     assert "1.19e-7 apart" in tiny
+
+
+def test_the_answers_keep_the_numbers_given():
+    """The typed list's second item left out: the largest |A| of [1, 2, 3, 6] is the
+    fourth reward, answer 5 as typed."""
+    report = precision_report(R4, eps=1e-4)
+    assert report.to_frame([1, 3, 4, 5])["answer"].tolist() == [1, 3, 4, 5]
+    assert "answer 5's advantage is" in precision_summary(report, [1, 3, 4, 5])
+    assert "answer 4's advantage is" in precision_summary(report)
