@@ -54,6 +54,7 @@ if shown == ALL:
 else:
     at = anchors.index(shown)
     learn.section(doc.sections[at])
+    learn.scroll_to_section(shown)
     prev, where, after = st.columns([1, 4, 1], vertical_alignment="center")
     prev.button("← Previous", key="guide.prev", on_click=step, args=(-1, anchors), disabled=at == 0)
     where.caption(f"Section {at + 1} of {len(anchors)}")

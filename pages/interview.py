@@ -44,6 +44,13 @@ def go_next() -> None:
     s["iv.q_start"] = time.time()
 
 
+def end_early() -> None:
+    """End the round at this question: the summary of what was answered, not a fresh start
+    (the answers and their "I made this point" ticks were dropped)."""
+    s = st.session_state
+    s["iv.current"], s["iv.end"] = None, time.time()
+
+
 def end_round() -> None:
     for key in ("iv.round", "iv.current", "iv.start", "iv.end", "iv.q_start", "iv.times"):
         st.session_state.pop(key, None)
@@ -114,7 +121,7 @@ if current is not None:
             icon=":material/arrow_forward:",
             on_click=go_next,
         )
-    st.button("End this round", key="iv.quit", type="tertiary", on_click=end_round)
+    st.button("End this round", key="iv.quit", type="tertiary", on_click=end_early)
     st.stop()
 
 # Summary ---------------------------------------------------------------------------------
@@ -136,8 +143,8 @@ for qid in round_.order:
             if made
             else ":gray[:material/cancel:]"
         )
-        spent = qw.elapsed(0, s["iv.times"].get(qid, 0))
-        st.markdown(f"{mark} **{made} of {len(hits)} points** in {spent} · {question.prompt}")
+        spent = f"in {qw.elapsed(0, s['iv.times'][qid])}" if qid in s["iv.times"] else "unanswered"
+        st.markdown(f"{mark} **{made} of {len(hits)} points** {spent} · {question.prompt}")
         if attempt is not None:
             with st.expander("Points made, points missed, your answer"):
                 fb.followup_review(question, attempt, PREFIX)

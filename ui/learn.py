@@ -8,6 +8,7 @@ that URL path, or plain text while that page does not exist yet.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -106,3 +107,26 @@ def section(item: Section) -> None:
     st.header(item.title, anchor=item.anchor)
     st.markdown(item.body)
     try_it(item)
+
+
+_TO_SECTION = """<script>
+document.activeElement?.blur();  // the pressed Next, which the window would follow
+setTimeout(() => {  // once the run has drawn the section
+  const main = document.querySelector('[data-testid="stMain"]');
+  const heading = document.getElementById(__ANCHOR__);
+  if (!main || !heading) return;
+  const below = heading.getBoundingClientRect().top - main.getBoundingClientRect().top;
+  main.scrollTo({top: main.scrollTop + below - 80});  // under a top bar
+}, 150);
+</script>"""
+
+
+def scroll_to_section(anchor: str) -> None:
+    """Bring a section's heading up to the top of the window when the one-section view
+    shows another section: Previous and Next stand at a section's end, and the next
+    section was shown from its end, where they were (a projected section began off
+    screen). Once per section shown, so a rerun leaves the reader where they scrolled."""
+    if st.session_state.get("learn.scrolled_to") != anchor:
+        st.session_state["learn.scrolled_to"] = anchor
+        script = _TO_SECTION.replace("__ANCHOR__", json.dumps(anchor))
+        st.html(script, unsafe_allow_javascript=True, width="content")

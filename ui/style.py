@@ -42,9 +42,10 @@ CSS = """
     }
   }
   [data-testid="stCaptionContainer"] code { color: inherit; }
-  /* Chart ticks and axis titles: Streamlit's chart theme draws them in a faded grey (#808495,
-     3.7:1 on white); here in the theme's text colour */
-  [data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle) {
+  /* Chart ticks and axis titles (a colour bar's too): Streamlit's chart theme draws them in a
+     faded grey (#808495, 3.7:1 on white); here in the theme's text colour */
+  [data-testid="stPlotlyChart"] :is(.xtick text, .ytick text, .xtitle, .ytitle, .cbaxis text,
+    .cbtitle text) {
     fill: currentColor !important;
   }
   [data-testid="stSliderThumbValue"] { color: inherit; }

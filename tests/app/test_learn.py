@@ -116,6 +116,28 @@ def test_guide_one_section_view_steps_and_keeps_the_link():
     assert "s" not in at.query_params
 
 
+def test_guide_next_brings_the_next_section_up_from_its_start():
+    """Next and Previous stand at a section's end; the next section was shown from its end,
+    where they were, so a projected section began off screen. Each newly shown section
+    scrolls its heading up once; a rerun of the same section leaves the reader's scroll."""
+
+    def scrolls_to(at) -> list[str]:
+        return [
+            anchor
+            for e in at.get("html")
+            for anchor in [s.anchor for s in DOC.sections]
+            if "scrollTo" in e.proto.body and f'getElementById("{anchor}")' in e.proto.body
+        ]
+
+    at = open_page(GUIDE)
+    at.selectbox(key="guide.s").set_value("the-formula").run()
+    assert scrolls_to(at) == ["the-formula"]
+    at.button(key="guide.next").click().run()
+    assert scrolls_to(at) == ["a-worked-example-by-hand"]
+    at.run()
+    assert scrolls_to(at) == []
+
+
 def test_guide_link_opens_one_section_and_a_bad_one_is_ignored():
     at = open_page(GUIDE, query={"s": "primary-sources"})
     assert not at.exception

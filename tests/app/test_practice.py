@@ -560,6 +560,26 @@ def test_interview_round_clock_per_question_grading_and_summary():
     assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
 
 
+def test_ending_a_round_early_shows_the_summary_of_what_was_answered():
+    """ "End this round" after one answer of three dropped the round: the graded answer,
+    its key points to make next time and its "I made this point" ticks were gone."""
+    at = open_page(INTERVIEW)
+    at.number_input(key="iv.n").set_value(3)
+    at.button(key="iv.start_btn").click().run()
+    first, *rest = at.session_state["iv.round"].order
+    at.text_area(key=f"iv.text.{first}").set_value(BY_ID[first].model_answer)
+    at.button(key=f"iv.check.{first}").click().run()
+    at.button(key="iv.quit").click().run()
+    assert not at.exception
+    summary = everything(at)
+    assert "Round summary" in [h.value for h in at.subheader]
+    n = len(BY_ID[first].key_points)
+    assert f"**{n} of {n} points** in " in summary and summary.count("** unanswered · ") == 2
+    assert all(p.text in summary for q in rest for p in BY_ID[q].key_points)
+    at.button(key="iv.again").click().run()
+    assert "iv.round" not in at.session_state and at.button(key="iv.start_btn")
+
+
 def test_the_interview_summary_marks_partial_credit_apart_from_none():
     """A follow-up with some key points made is marked in orange (incomplete), one with
     none in grey, one with all in green; partial credit read as a miss before."""
