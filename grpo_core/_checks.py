@@ -173,6 +173,10 @@ def finite_where(x: np.ndarray, mask: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} of response {b + 1}, token {t + 1} is {x[b, t]}; must be finite.")
 
 
+MAX_ANSWER_NUMBER = 2**31 - 1
+"""The largest number an answer may be shown with (a grid's row; far past any grid)."""
+
+
 def answer_numbers(numbers, group_size: int) -> list[int]:
     """The numbers a group's ``group_size`` answers are shown with: ``numbers`` (one whole
     number >= 1 per answer, as the rows of a grid where a cell left out keeps its number)
@@ -182,6 +186,8 @@ def answer_numbers(numbers, group_size: int) -> list[int]:
     if isinstance(numbers, str | bytes) or not hasattr(numbers, "__iter__"):
         raise ValueError(f"numbers must be a list of whole numbers, got {numbers!r}.")
     numbers = [whole(n, "an answer's number", minimum=1) for n in numbers]
+    if any(n > MAX_ANSWER_NUMBER for n in numbers):
+        raise ValueError(f"an answer's number must be at most {MAX_ANSWER_NUMBER:,}.")
     if len(numbers) != group_size:
         raise ValueError(
             f"numbers must give one number per answer: {len(numbers)} for {group_size} answers."

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from grpo_core import _checks
 from grpo_core.conventions import Convention, get_convention
 from grpo_core.groups import GroupedRewards, check_finite, group_rewards
 
@@ -115,7 +116,7 @@ class AdvantageTrace:
         its answer's number (a grid's row); None numbers each group's answers 1..K."""
         g = self.group_index.ravel()
         count = pd.Series(g).groupby(g).cumcount().to_numpy() + 1
-        answer = count if answers is None else np.asarray(answers, dtype=int).reshape(g.shape)
+        answer = count if answers is None else np.array(_checks.answer_numbers(answers, g.size))
         return pd.DataFrame(
             {
                 "prompt": [self.labels[i] for i in g],
@@ -347,7 +348,9 @@ def _leave_one_out_std(grouped: GroupedRewards, mean: np.ndarray, ddof: int) -> 
     deviations of the others (NeMo-RL: ddof 1, Bessel over the K-1 others). Exactly 0
     where the others are all equal (decided by comparing rewards, not by the rounding
     residue of a difference) and where K-1-ddof <= 0 (one other reward, as NeMo-RL's
-    nan_to_num gives); answers whose SS_-i lost most of its digits are redone directly.
+    nan_to_num gives); answers whose SS_-i lost most of its digits (a difference of nearly
+    equal sums, or squares so small they underflow toward float64's subnormals) are
+    redone directly.
     """
     x = grouped.values
     n = float(x.shape[1]) if grouped.codes is None else grouped.sizes[grouped.codes] * 1.0
@@ -359,7 +362,8 @@ def _leave_one_out_std(grouped: GroupedRewards, mean: np.ndarray, ddof: int) -> 
         std = np.sqrt(np.maximum(others, 0.0) / np.maximum(dof, 1.0))
     spread = (dof > 0) & ~_others_equal(grouped)
     std = np.where(spread, std, 0.0)
-    fragile = np.flatnonzero((spread & (others <= 1e-8 * sum_squares)).ravel())
+    lost = (others <= 1e-8 * sum_squares) | (sum_squares < _UNDERFLOW)
+    fragile = np.flatnonzero((spread & lost).ravel())
     flat = std.reshape(-1)
     for i in fragile:
         row, j = _group_of(grouped, int(i))

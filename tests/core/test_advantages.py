@@ -239,6 +239,10 @@ def test_trace_frame_has_every_step():
     assert frame["mean"].tolist() == [0.5, 0.5, 4.0, 4.0]
     numbered = advantage_trace([[1, 0], [3, 5]], convention="trl").to_frame([1, 3, 2, 4])
     assert numbered["answer"].tolist() == [1, 3, 2, 4]  # a grid's rows, cells left out between
+    trace = advantage_trace([[1, 0], [3, 5]], convention="trl")
+    for bad in ([1, 2, 3], [1.5, 2, 3, 4], [0, 1, 2, 3], [2**63, 1, 2, 3]):  # the fuzzer's too
+        with pytest.raises(ValueError, match="number"):
+            trace.to_frame(bad)
 
 
 def test_rloo_trace_baseline_is_leave_one_out_mean():
@@ -358,6 +362,7 @@ def test_ties_are_exactly_zero(value, k, convention):
 @settings(max_examples=150, deadline=None)
 @given(rewards=groups, eps=st.sampled_from([None, 0.0]))
 @example(rewards=[[0.0, 1.0, 2.225073858507e-311]], eps=0.0)  # 1 over a subnormal std: saturates
+@example(rewards=[[0.0, 0.0, 8.108238213792963e-161]], eps=0.0)  # subnormal squares: redone
 def test_nemo_rl_signs_follow_the_group_mean_and_match_the_loop(rewards, eps):
     # R_i - mean(others) = K/(K-1) (R_i - mean), and every divisor is positive
     r = np.asarray(rewards)
