@@ -97,8 +97,8 @@ def test_a_typed_question_with_confidence_revote_and_a_countdown(clean_page, app
     vote(phone, wrong, expect=PROMPT)
     phone.get_by_text(f"You voted {wrong} (certain)").wait_for()
     vote(other, right, expect=PROMPT)
-    room.get_by_text("2 of 2").wait_for()
-    lect.get_by_text("2 of 2").wait_for()
+    room.get_by_text("2 of 2", exact=True).wait_for()
+    lect.get_by_text("2 of 2", exact=True).wait_for()  # not "Seats: 2 of 200 taken"
     lecturer_fits(lect, chart=False)
     shots("vote", lect, room, phone)
 
@@ -118,7 +118,7 @@ def test_a_typed_question_with_confidence_revote_and_a_countdown(clean_page, app
     vote(phone, right, expect="Vote again")
     phone.get_by_text(f"You voted {right} (fairly sure)").wait_for()
     vote(other, right, expect="Vote again")
-    lect.get_by_text("2 of 2").wait_for()
+    lect.get_by_text("2 of 2", exact=True).wait_for()
     lect.get_by_role("button", name="Close & reveal the answer").click()
     lect.get_by_text("wrong → right").wait_for()
     table = lect.locator("table").filter(has_text="wrong → right").inner_text()

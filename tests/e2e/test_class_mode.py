@@ -156,7 +156,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
         vote(page, letter, expect="Question 1")
     try:
         room.get_by_text("3 of 3").wait_for(timeout=15_000)  # live, without a reload
-        lect.get_by_text("3 of 3").wait_for(timeout=15_000)
+        lect.get_by_text("3 of 3", exact=True).wait_for(timeout=15_000)
     except Exception:
         shot(room, "class_count_failed")
         raise
@@ -179,7 +179,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
     lect.get_by_role("button", name="Convince your neighbour: vote again").click()
     for page, letter in zip(students, (right, right, wrong), strict=True):
         vote(page, letter, expect="Vote again")
-    lect.get_by_text("3 of 3").wait_for(timeout=15_000)
+    lect.get_by_text("3 of 3", exact=True).wait_for(timeout=15_000)
     lect.get_by_role("button", name="Close & show the distribution").click()
     lect.get_by_role("button", name="Reveal the answer").click()
     room.get_by_text("Why each option").wait_for(timeout=15_000)
@@ -214,7 +214,7 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
     wrong = next(x for x in "ABCD" if x != right)
     for page, letter in zip(students, (right, wrong, right), strict=True):
         vote(page, letter, expect="Question 3")
-    lect.get_by_text("3 of 3").wait_for(timeout=15_000)
+    lect.get_by_text("3 of 3", exact=True).wait_for(timeout=15_000)
     lect.get_by_role("button", name="Close & reveal the answer").click()
     # Closing runs the reveal and the "be the group" numbers on the lecturer's screen
     # (one script run): under CI's load (7-10) it took more than the default 30 s once.

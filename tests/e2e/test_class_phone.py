@@ -82,7 +82,7 @@ def test_a_phone_votes_with_large_targets_and_keeps_one_seat(clean_page, app_url
     again.get_by_text("You voted B").wait_for()
     assert token(again) == seat and again.get_by_role("button", name="Join").count() == 0
     again.close()  # checked: the tab polls no more
-    lect.get_by_text("1 of 1").wait_for()
+    lect.get_by_text("1 of 1", exact=True).wait_for()
 
     ask(lect, "drill-trl-binary", first=False)
     phone.get_by_text("Question 2").wait_for()
@@ -97,4 +97,4 @@ def test_a_phone_votes_with_large_targets_and_keeps_one_seat(clean_page, app_url
     phone.get_by_text("You answered 0.5").wait_for()
     shot(phone, "class_phone_numeric")
     assert_healthy(phone)
-    lect.get_by_text("1 of 1").wait_for()
+    lect.get_by_text("1 of 1", exact=True).wait_for()
