@@ -13,6 +13,7 @@ Writes /tmp/verifier/lr-all.json: [[pair index, score], ...] for every writer's 
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -57,7 +58,7 @@ def features(pairs: list[dict], vec: dict[str, np.ndarray], point_ids: dict) -> 
     for r in pairs:
         p = vec[r["point_text"]]
         sents = r["sentences"] or [r["text"]]
-        units = sents + [f"{a} {b}" for a, b in zip(sents, sents[1:], strict=False)]
+        units = sents + [f"{a} {b}" for a, b in itertools.pairwise(sents)]
         sims = np.array([vec[u] @ p for u in units])
         best = vec[units[int(sims.argmax())]]
         onehot = np.zeros(len(point_ids))
@@ -105,7 +106,7 @@ def main() -> None:
     for r in pairs:
         sents = r["sentences"] or [r["text"]]
         texts |= {r["point_text"], r["text"], *sents}
-        texts |= {f"{a} {b}" for a, b in zip(sents, sents[1:], strict=False)}
+        texts |= {f"{a} {b}" for a, b in itertools.pairwise(sents)}
     texts = sorted(texts)
     start = time.time()
     cache = OUT / "frozen_vecs.npz"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 if __name__ == "__main__":
     old, pairs_path, *writers = sys.argv[1:]
@@ -19,7 +20,7 @@ if __name__ == "__main__":
     from practice.grading import grade_followup
 
     out, cache = {}, {}
-    for r in json.loads(open(pairs_path, encoding="utf-8").read()):
+    for r in json.loads(Path(pairs_path).read_text(encoding="utf-8")):
         if r["writer"] not in writers:
             continue
         key = (r["question"], r["text"])
