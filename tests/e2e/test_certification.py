@@ -97,6 +97,13 @@ def check_offline(keyring: str, cert_id: str) -> dict:
     return json.loads(out.stdout)
 
 
+SIDEBAR_AWAY = """() => {
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  return bar.dataset.collapsed === 'true' && bar.getBoundingClientRect().right <= 0;
+}"""
+"""The sidebar has folded away, as on a phone (a desktop window made narrow folds it)."""
+
+
 def test_a_certification_attempt_walked_through(cert_url, store_url, clean_page):
     page = clean_page(DESKTOP)  # the holder's browser
     dialogs = []
@@ -217,6 +224,7 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, clean_page)
     main.get_by_text("The short form you pasted names this full ID").wait_for()
     settle(page)
     page.set_viewport_size(PHONE)
+    page.wait_for_function(SIDEBAR_AWAY)  # it folds itself, sliding out: the shot waits for it
     settle(page)
     shot(page, "cert_verify_short_390")
     main.get_by_text("Check a certificate offline, with the public key").click()
