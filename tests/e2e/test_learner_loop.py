@@ -166,23 +166,3 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(
     assert "[[answer]]" in download.value.path().read_text(encoding="utf-8")
     flags.scroll_into_view_if_needed()
     shot(page, f"loop_review_flags_{viewport['width']}")
-
-
-def test_the_walkthroughs_next_follows_the_step_on_a_phone(app_url, clean_page):
-    page = new_page(clean_page, PHONE)
-    open_path(page, app_url, "/walkthrough")
-    main = page.locator('[data-testid="stMain"]')
-    nexts = main.get_by_role("button", name="Next →")
-    visible = [b for b in nexts.all() if b.is_visible()]
-    assert len(visible) == 1
-    chart = main.locator(".js-plotly-plot").first
-    chart.wait_for()
-    assert visible[0].bounding_box()["y"] > chart.bounding_box()["y"], "after the step's chart"
-    visible[0].click()
-    settle(page)
-    assert main.get_by_text(re.compile("Step 2 of")).count() >= 1
-    shot(page, "loop_walkthrough_390")
-    page = new_page(clean_page, DESKTOP)
-    open_path(page, app_url, "/walkthrough")
-    visible = [b for b in page.get_by_role("button", name="Next →").all() if b.is_visible()]
-    assert len(visible) == 1

@@ -10,7 +10,8 @@
 - phone (390 px): the same render checks, nothing is wider than the phone or cut off,
   formulas fit, titles, captions, charts and buttons do not overlap, no frame cuts its
   content, the main area does not scroll sideways (screenshot layout_phone_*); the
-  walkthrough is checked at each of its steps.
+  walkthrough is checked at each of its steps, and its one Next comes after the step's
+  chart (test_learner_loop's check, with two loads of its own until session 11).
 
 These were five sweeps with a load each (test_core_pages, test_xss, test_layout and the
 light and dark passes of test_accessibility, plus its phone pass of six pages); the light
@@ -248,6 +249,21 @@ def assert_fits_a_phone(page, where: str) -> None:
         assert content <= height + 1, (where, "an iframe cuts its content", content, height)
 
 
+def visible_nexts(page) -> list:
+    """The walkthrough's Next buttons a reader sees (Streamlit draws a hidden twin)."""
+    nexts = page.locator('[data-testid="stMain"]').get_by_role("button", name="Next →")
+    return [b for b in nexts.all() if b.is_visible()]
+
+
+def assert_next_follows_the_step(page) -> None:
+    """On a phone the walkthrough's one Next comes after the step's chart, so a reader
+    steps on without scrolling back up."""
+    visible = visible_nexts(page)
+    assert len(visible) == 1, visible
+    chart = page.locator('[data-testid="stMain"] .js-plotly-plot').first
+    assert visible[0].bounding_box()["y"] > chart.bounding_box()["y"], "after the step's chart"
+
+
 def step_to(page, step: int) -> None:
     """Press Next → until the walkthrough shows ``step``."""
     page.get_by_role("button", name="Next →").click()
@@ -316,6 +332,7 @@ def test_page_on_a_desktop_in_the_light_and_the_dark_theme(views, app_url, url):
     page, dialogs = open_page(views, app_url, url, "light")
     try:
         assert_renders(page, url)
+        assert url != "walkthrough" or len(visible_nexts(page)) == 1  # one Next, as on a phone
         shot(page, f"page_{url}")
         axe = assert_no_violations(page, url)
         assert_listen_control_honest(page, url)
@@ -345,6 +362,7 @@ def test_page_on_a_phone(views, app_url, url):
         assert_fits_a_phone(page, url)
         whole_page_shot(page, f"layout_phone_{url}")
         if url == "walkthrough":
+            assert_next_follows_the_step(page)
             for step in range(2, STEPS + 1):
                 step_to(page, step)
                 assert_fits_a_phone(page, f"walkthrough step {step}")
