@@ -10,6 +10,7 @@ import concurrent.futures
 import contextlib
 import http.cookies
 import itertools
+import time
 import urllib.error
 import urllib.request
 
@@ -101,7 +102,11 @@ def test_the_access_log_keeps_no_learner_key_or_lecturer_tag(deployment):
     key, tag = "RedTeamLearnerKey0123456789abcde", "RedTeamLecturerTag0123"
     get(f"{deployment.url}/review?learner={key}")
     get(f"{deployment.url}/class?class=ABCDEF&lecturer={tag}")
-    log = (deployment.run_dir / "nginx-access.log").read_text()
+    path, deadline = deployment.run_dir / "nginx-access.log", time.monotonic() + 10
+    log = path.read_text()
+    while not ("GET /review " in log and "GET /class " in log) and time.monotonic() < deadline:
+        time.sleep(0.05)  # nginx writes a request's line after its response has gone out
+        log = path.read_text()
     assert "GET /review " in log and "GET /class " in log, "the requests are logged"
     assert key not in log and tag not in log
 
