@@ -33,9 +33,9 @@ from urllib.parse import parse_qs
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_class import CHOICE, affinity_cookie  # noqa: E402
+from bench.bench_class import CHOICE, affinity_cookie, sqlite_server  # noqa: E402
 from bench.stclient import Session  # noqa: E402
-from deploy.run import Deployment, free_port, start_app, wait_healthy  # noqa: E402
+from deploy.run import Deployment  # noqa: E402
 from practice.store import open_store  # noqa: E402
 
 ATTACKER = "198.51.100.7"
@@ -123,17 +123,9 @@ def main(argv: list[str] | None = None) -> int:
                 code, seen, s = asyncio.run(attack(dep.url, args.joins, args.parallel))
                 report(store, code, args.joins, seen, s)
             return 0
-        url = f"sqlite://{folder / 'grpo.sqlite3'}"
-        port = free_port()
-        app = start_app(port, env={"GRPO_STORE": url, "GRPO_CERT_SECRET": "bench-" + "x" * 32})
-        try:
-            base = f"http://127.0.0.1:{port}"
-            wait_healthy(base + "/_stcore/health", app)
+        with sqlite_server(folder) as (base, url):
             code, seen, s = asyncio.run(attack(base, args.joins, args.parallel))
             report(open_store(url), code, args.joins, seen, s)
-        finally:
-            app.terminate()
-            app.wait(timeout=20)
         return 0
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -208,20 +209,30 @@ def report(name: str, tally: Tally, store, n: int, rounds: int) -> tuple[int, in
     return errors, lost, p95
 
 
-def run_sqlite(n: int, rounds: int) -> tuple[int, int, float]:
-    folder = Path(tempfile.mkdtemp(prefix="grpo-bench-class-"))
+@contextlib.contextmanager
+def sqlite_server(folder: Path):
+    """One app server on a free port with its SQLite store in ``folder``, healthy:
+    yields (its base URL, the store's URL); stopped on the way out."""
     url = f"sqlite://{folder / 'grpo.sqlite3'}"
     port = free_port()
     app = start_app(port, env={"GRPO_STORE": url, "GRPO_CERT_SECRET": "bench-" + "x" * 32})
     try:
         base = f"http://127.0.0.1:{port}"
         wait_healthy(base + "/_stcore/health", app)
-        store = open_store(url)
-        tally = asyncio.run(classroom(base, store, n, rounds))
-        return report("one server, SQLite", tally, store, n, rounds)
+        yield base, url
     finally:
         app.terminate()
         app.wait(timeout=20)
+
+
+def run_sqlite(n: int, rounds: int) -> tuple[int, int, float]:
+    folder = Path(tempfile.mkdtemp(prefix="grpo-bench-class-"))
+    try:
+        with sqlite_server(folder) as (base, url):
+            store = open_store(url)
+            tally = asyncio.run(classroom(base, store, n, rounds))
+            return report("one server, SQLite", tally, store, n, rounds)
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
