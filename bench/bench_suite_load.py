@@ -2,17 +2,20 @@
 
 The browser tier is most of the full suite's time, and most of that is Chromium loading
 the app (issue 20). This opens pages as the suite does (``open_path``: a load, then
-``settle``) in a warm page of the suite's Chromium (``CHROMIUM_FLAGS + SUITE_FLAGS``) and
-in one with ``--flag`` settings added, alternating the two round by round, and prints the
-median CPU seconds a load costs each: the CPU of this process's descendants (the Playwright
-driver and Chromium's processes, read from /proc), so other work on the machine does not
-count. The app server is the same for both and is left out.
+``settle``) in a warm page of the suite's Chromium (``CHROMIUM_FLAGS + SUITE_FLAGS``,
+``SUITE_CONTEXT``) and in one with ``--flag`` settings added (or motion allowed),
+alternating the two round by round, and prints the median CPU seconds a load costs each:
+the CPU of this process's descendants (the Playwright driver and Chromium's processes, read
+from /proc), so other work on the machine does not count. The app server is the same for
+both and is left out.
 
     .venv/bin/python bench/bench_suite_load.py
     .venv/bin/python bench/bench_suite_load.py --flag=--in-process-gpu --rounds 7
+    .venv/bin/python bench/bench_suite_load.py --motion
 
-Without ``--flag`` both sides are the suite's own settings: the spread between them is the
-measurement's noise.
+``--motion`` compares the suite's pages (reduced motion, ``SUITE_CONTEXT``) with pages that
+allow motion, as a reader's browser does by default. Without ``--flag`` or ``--motion`` both
+sides are the suite's own settings: the spread between them is the measurement's noise.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tests.e2e.conftest import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_FLAGS,
     PROBE,
+    SUITE_CONTEXT,
     SUITE_FLAGS,
     free_port,
     open_path,
@@ -74,6 +78,9 @@ def descendants_cpu(root: int, leave_out: set[int]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--flag", action="append", default=[], help="a Chromium switch to add")
+    parser.add_argument(
+        "--motion", action="store_true", help="compare with pages that allow motion"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
@@ -84,16 +91,20 @@ def main() -> int:
     port = free_port()
     server = start_streamlit(port)
     base = f"http://127.0.0.1:{port}"
-    settings = {"suite": [], "with --flag": args.flag} if args.flag else {"suite": [], "again": []}
+    suite = (SUITE_FLAGS, SUITE_CONTEXT)  # (Chromium switches, context options)
+    if args.flag:
+        settings = {"suite": suite, "with --flag": (SUITE_FLAGS + args.flag, SUITE_CONTEXT)}
+    elif args.motion:
+        settings = {"suite": suite, "with motion": (SUITE_FLAGS, {})}
+    else:
+        settings = {"suite": suite, "again": suite}
     costs: dict[str, list[float]] = {name: [] for name in settings}
     try:
         with sync_playwright() as p:
             pages = {}
-            for name, extra in settings.items():
-                browser = p.chromium.launch(
-                    executable_path=CHROMIUM, args=CHROMIUM_FLAGS + SUITE_FLAGS + extra
-                )
-                context = browser.new_context(viewport=VIEWPORT)
+            for name, (flags, options) in settings.items():
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS + flags)
+                context = browser.new_context(viewport=VIEWPORT, **options)
                 context.add_init_script(PROBE)
                 pages[name] = context.new_page()
                 for path in PATHS * 2:  # warm: the scripts cached, the renderer started

@@ -217,9 +217,22 @@ SETTLED = """([quiet, inputMs, sendMs]) => {
 }"""
 
 
+SUITE_CONTEXT = {"reduced_motion": "reduce"}
+"""Context options of every context the suite's browser makes (a test's own override wins).
+
+The suite's pages ask for reduced motion. While a page's Plotly script is still loading,
+Streamlit draws a shimmering skeleton where each chart will be: an infinite CSS animation,
+up to 19 of them on /playground for seconds after its script has run. Headless Chromium
+has no GPU, so its GPU process composites every frame of it in software: 1.5 CPU-s a page
+load, 0.25 s with reduced motion, which the skeleton honours (three rounds of
+/playground and /walkthrough, 2026-12-02, ``bench/bench_suite_load.py --motion``). What the
+page shows once drawn is the same; the skeleton is never in a check (``settle`` waits until
+there is none)."""
+
+
 def _with_probe(new_context):
     def new_context_with_probe(*args, **kwargs):
-        context = new_context(*args, **kwargs)
+        context = new_context(*args, **{**SUITE_CONTEXT, **kwargs})
         context.add_init_script(PROBE)
         return context
 
@@ -228,7 +241,8 @@ def _with_probe(new_context):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium; every context it makes carries ``PROBE`` for ``settle``."""
+    """Headless Chromium; every context it makes carries ``PROBE`` for ``settle`` and
+    ``SUITE_CONTEXT``'s options."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing in CI: browser tests must run, not skip")
