@@ -224,10 +224,11 @@ The suite's pages ask for reduced motion. While a page's Plotly script is still 
 Streamlit draws a shimmering skeleton where each chart will be: an infinite CSS animation,
 up to 19 of them on /playground for seconds after its script has run. Headless Chromium
 has no GPU, so its GPU process composites every frame of it in software: 1.5 CPU-s a page
-load, 0.25 s with reduced motion, which the skeleton honours (three rounds of
-/playground and /walkthrough, 2026-12-02, ``bench/bench_suite_load.py --motion``). What the
-page shows once drawn is the same; the skeleton is never in a check (``settle`` waits until
-there is none)."""
+load, 0.25 s with reduced motion, which the skeleton honours (the GPU process alone, three
+rounds of four loads of /playground and /walkthrough, 2026-12-02). A whole load, every
+Chromium process: 4.25 -> 3.18 CPU-s (``bench/bench_suite_load.py --motion --rounds 3``).
+What the page shows once drawn is the same; the skeleton is never in a check (``settle``
+waits until there is none)."""
 
 
 def _with_probe(new_context):
