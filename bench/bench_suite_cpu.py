@@ -28,66 +28,33 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TICK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(ROOT))
+
+from bench.procfs import cmdline, descendants, processes  # noqa: E402
 
 
-def kind(cmdline: str) -> str:
+def kind(line: str) -> str:
     """What a process is, from its command line (arguments joined by spaces)."""
-    if "chromium" in cmdline:
-        found = re.search(r"--type=([\w-]+)", cmdline)
+    if "chromium" in line:
+        found = re.search(r"--type=([\w-]+)", line)
         if not found:
             return "chromium browser"
-        sub = re.search(r"--utility-sub-type=([\w.]+)", cmdline)
+        sub = re.search(r"--utility-sub-type=([\w.]+)", line)
         return f"chromium {found.group(1)}" + (f" ({sub.group(1)})" if sub else "")
-    if "streamlit" in cmdline and " run " in f"{cmdline} ":
+    if "streamlit" in line and " run " in f"{line} ":
         return "streamlit server"
-    if "playwright" in cmdline and ("node" in cmdline or "driver" in cmdline):
+    if "playwright" in line and ("node" in line or "driver" in line):
         return "playwright driver"
-    if "execnet" in cmdline or "sys.stdin.readline" in cmdline:
+    if "execnet" in line or "sys.stdin.readline" in line:
         return "pytest worker"
-    if "-m pytest" in cmdline:
+    if "-m pytest" in line:
         return "pytest main"
-    if "multiprocessing" in cmdline:
+    if "multiprocessing" in line:
         return "python multiprocessing child"
     for name in ("redis-server", "nginx", "pip", "apt", "dpkg", "git"):
-        if name in cmdline.split(" ", 1)[0] or f"-m {name}" in cmdline:
+        if name in line.split(" ", 1)[0] or f"-m {name}" in line:
             return name
-    return "other: " + Path(cmdline.split(" ", 1)[0]).name[:30]
-
-
-def processes() -> dict[int, tuple[int, float]]:
-    """pid -> (parent pid, CPU seconds of user + system) of every process /proc lists now."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue  # ended meanwhile
-            found[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
-    return found
-
-
-def descendants(root: int, table: dict[int, tuple[int, float]]) -> list[int]:
-    """The pids in ``table`` below ``root``."""
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _) in table.items():
-        children.setdefault(parent, []).append(pid)
-    out, todo = [], list(children.get(root, []))
-    while todo:
-        pid = todo.pop()
-        out.append(pid)
-        todo += children.get(pid, [])
-    return out
-
-
-def cmdline(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return None
+    return "other: " + Path(line.split(" ", 1)[0]).name[:30]
 
 
 def _echo(stream, lines: list[str]) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import procfs  # noqa: E402
 from tests.e2e.conftest import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_FLAGS,
@@ -45,27 +46,12 @@ PATHS = ("/playground", "/walkthrough")
 """Two pages with charts, a data editor and formulas, opened in turn."""
 VIEWPORT = {"width": 1400, "height": 1800}
 """The suite's desktop window (tests/e2e/conftest.DESKTOP)."""
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _processes() -> dict[int, tuple[int, float]]:
-    """pid -> (parent pid, CPU seconds of user + system) of every process /proc lists now."""
-    processes = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue  # ended meanwhile
-            processes[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
-    return processes
 
 
 def descendants_cpu(root: int, leave_out: set[int]) -> float:
     """CPU seconds (user + system) of ``root``'s live descendants, without the processes
     in ``leave_out`` and theirs."""
-    processes, total = _processes(), 0.0
+    processes, total = procfs.processes(), 0.0
     for pid, (_, cpu) in processes.items():
         ancestor = pid
         while ancestor not in (root, 0, 1) and ancestor not in leave_out:

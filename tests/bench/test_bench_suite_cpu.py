@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.bench_suite_cpu import descendants, kind
+from bench.bench_suite_cpu import kind
 
 
 @pytest.mark.parametrize(
@@ -41,9 +41,3 @@ from bench.bench_suite_cpu import descendants, kind
 )
 def test_each_process_the_suite_starts_has_its_kind(cmdline, expected):
     assert kind(cmdline) == expected
-
-
-def test_descendants_follow_parents_down_and_leave_others_out():
-    table = {10: (1, 0.0), 11: (10, 1.0), 12: (11, 2.0), 13: (1, 3.0)}
-    assert sorted(descendants(10, table)) == [11, 12]
-    assert descendants(12, table) == []
