@@ -2,8 +2,8 @@
 starts by kind (Chromium's renderers, its GPU process, the app servers, the pytest workers,
 ...), because on 2 cores the suite is CPU-bound and only less work shortens it (issue 20).
 
-    python3 bench/bench_suite_cpu.py                  # the full suite
-    python3 bench/bench_suite_cpu.py -- tests/e2e -k sweep
+    python3 bench/suite_cpu.py                  # the full suite
+    python3 bench/suite_cpu.py -- tests/e2e -k sweep
 
 It reads /proc every ``--interval`` seconds and keeps each process's last CPU time (user +
 system), so a process that starts and ends between two readings is missed, as is the CPU a
@@ -11,7 +11,8 @@ process spends after the last reading that saw it (at most one interval's). The 
 are the measure: ``getrusage`` of the children counts only processes their parents waited
 for, and saw 12 CPU-s where the readings saw 19 (one browser file and one core file).
 Sessions 12 and 13 found the GPU process's shimmer and the floor of a page load this way
-(README, "Tests"). Prints the wall time, the share of the machine's cores used and one line
+(README, "Tests"). Not one of ``python3 dev.py bench``'s benchmarks (``bench_*.py``): it runs
+the whole suite. Prints the wall time, the share of the machine's cores used and one line
 per kind, largest first; the last line is pytest's own.
 """
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.bench_suite_cpu import kind
+from bench.suite_cpu import kind
 
 
 @pytest.mark.parametrize(
