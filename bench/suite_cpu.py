@@ -10,9 +10,10 @@ system), so a process that starts and ends between two readings is missed, as is
 process spends after the last reading that saw it (at most one interval's). The readings
 are the measure: ``getrusage`` of the children counts only processes their parents waited
 for, and saw 12 CPU-s where the readings saw 19 (one browser file and one core file).
-Session 12 found the GPU process's shimmer this way (README, "Tests"). Not one of ``python3 dev.py bench``'s benchmarks (``bench_*.py``): it runs
-the whole suite. Prints the wall time, the share of the machine's cores used and one line
-per kind, largest first; the last line is pytest's own.
+Session 12 found the GPU process's shimmer this way (README, "Tests"). Not one of
+``python3 dev.py bench``'s benchmarks (``bench_*.py``): it runs the whole suite. Prints the
+wall time, the share of the machine's cores used and one line per kind, largest first; the
+last line is pytest's own.
 """
 
 from __future__ import annotations
