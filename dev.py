@@ -146,9 +146,9 @@ def ensure_axe() -> None:
 
 PYTEST = ["-n", "2", "--dist", "loadgroup"]
 """Two workers; tests that share a server are grouped onto one (see tests/conftest.py)."""
-FAST = "not e2e and not deploy and not trainer and not model"
-"""The fast tier: no browser, no deployment, no trainer, no real model (markers set in
-tests/conftest.py and by the real model's tests)."""
+FAST = "not e2e and not deploy and not trainer and not model and not simulation"
+"""The fast tier: no browser, no deployment, no trainer, no real model, no long simulation
+(markers set in tests/conftest.py, by the real model's tests and by the simulations)."""
 
 
 def run_pytest(args: list[str]) -> int:

@@ -156,6 +156,7 @@ def replay(variant, notes: dict, rng: random.Random):
     return chosen == q.answer
 
 
+@pytest.mark.simulation
 @pytest.mark.parametrize("part", range(4))
 def test_collecting_the_answers_then_retaking_does_not_pass(store, clock, part):
     """Issue 24, item 4, 1,000 times (four parts of 250, which the two test workers share):
@@ -178,6 +179,7 @@ def test_collecting_the_answers_then_retaking_does_not_pass(store, clock, part):
     assert best < Fraction(len(FAMILIES) * 8, 10)
 
 
+@pytest.mark.simulation
 @pytest.mark.parametrize("part", range(2))
 def test_collecting_on_one_key_then_taking_it_on_a_fresh_key_does_not_pass(store, clock, part):
     """The wait binds to the learner key, and a new key starts at once with no wait; the
