@@ -2,7 +2,8 @@
 
 Every test under tests/e2e is marked ``e2e`` and every test under tests/deploy ``deploy``, by
 folder, so ``-m`` selects exactly; a test that uses a fixture of ``TRAINER_FIXTURES`` or
-``*_trainer`` is marked ``trainer``. ``python3 dev.py test --fast`` runs the rest.
+``*_trainer`` is marked ``trainer``. The real model's tests mark themselves ``model`` and the
+long statistical simulations ``simulation``. ``python3 dev.py test --fast`` runs the rest.
 
 Under xdist, ``--dist load`` becomes ``loadgroup``, and tests that share an expensive
 session fixture or server are grouped onto one worker, so none is made twice
