@@ -150,7 +150,13 @@ SECOND_LABELS = {"heldout_s5.toml": "heldout_s5_second.toml"}
 grader: how far two careful readers agree bounds what a grader can be asked to reach."""
 
 BLIND = frozenset(
-    {"heldout_fresh.toml", "heldout_s5.toml", "heldout_s5_second.toml", "heldout_s9.toml"}
+    {
+        "heldout_fresh.toml",
+        "heldout_s5.toml",
+        "heldout_s5_second.toml",
+        "heldout_s9.toml",
+        "heldout_s14.toml",
+    }
 )
 """Sets whose answers and per-answer results are never shown: only the overall and
 per-question figures are reported (a set studied answer by answer can be tuned to)."""
