@@ -162,7 +162,7 @@ BLIND = frozenset(
 per-question figures are reported (a set studied answer by answer can be tuned to)."""
 
 
-TRUST_SETS = ("heldout_fresh.toml", "heldout_s5.toml", "heldout_s9.toml")
+TRUST_SETS = ("heldout_fresh.toml", "heldout_s5.toml", "heldout_s9.toml", "heldout_s14.toml")
 """The blind sets whose pooled figures the pages quote (``heldout_s5_second.toml`` is the
 same answers labelled again, so it is not counted twice)."""
 
