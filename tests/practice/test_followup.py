@@ -570,3 +570,48 @@ def test_a_steps_number_is_no_sentence_and_the_steps_around_it_stay_adjacent():
 )
 def test_a_denial_is_also_made_by_the_rival_doing_it(answer, made):
     assert hits(RLOO, answer)[3] is made
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "hits"),
+    [
+        (  # the two placements swapped: neither is GRPO's nor PPO's
+            "followup-kl-placement",
+            "GRPO puts the KL into the reward before the group normalisation, while PPO-style "
+            "RLHF adds it to the loss as a separate term.",
+            (False, False, False, False),
+        ),
+        (
+            "followup-kl-placement",
+            "PPO-style RLHF subtracts beta times the KL from the reward; GRPO adds it to the loss "
+            "instead, so the advantages are untouched.",
+            (True, True, False, False),
+        ),
+        (  # "it" is no actor: "GRPO ... it uses one ratio" stays GRPO's
+            "followup-gspo-vs-grpo",
+            "GRPO is the one with the sequence-level ratio, so it uses one ratio per completion, "
+            "the geometric mean, and clips the whole answer. GSPO goes token by token.",
+            (False, False, False, False),
+        ),
+        (  # GDPO's order reversed: over the batch first, the group last
+            "followup-gdpo",
+            "GDPO normalises each reward over the whole batch first, then normalises the sum "
+            "within the group.",
+            (False, False, False),
+        ),
+        (  # the cause of a zero clip fraction reversed
+            "followup-clip-fraction",
+            "It's 0 because you're doing several updates per batch, so the ratio stays at 1.",
+            (False, False, False),
+        ),
+        (
+            "followup-drop-std",
+            "They just subtract the group mean now and don't divide by anything.",
+            (False, False, True, False),
+        ),
+    ],
+)
+def test_the_newer_follow_ups_read_who_does_what(question, answer, hits):
+    """The six follow-ups session 14's writers answered: a swapped relation earns nothing,
+    the right one earns its points (``content/questions.toml``)."""
+    assert grade_followup(question, answer).hits == hits
