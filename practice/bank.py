@@ -10,6 +10,7 @@ later, so every page can trust a loaded bank.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Mapping
@@ -55,10 +56,21 @@ def load_bank(path: str | Path | None = None) -> list[Question]:
     ValueError naming the item and the field for anything malformed: unknown
     kind or topic, a duplicate id, a missing explanation, no or several
     correct options, a drill that cannot be drawn, a field nobody reads.
+
+    A text read before is not checked again: checking grades every follow-up's model
+    answer (a tenth of a second), and test modules and pages each load the bank. The list
+    is the caller's own.
     """
     path = Path(path) if path is not None else DEFAULT_BANK
+    return list(_checked_bank(path.read_text(encoding="utf-8"), str(path)))
+
+
+@functools.lru_cache(maxsize=8)
+def _checked_bank(text: str, path: str) -> tuple[Question, ...]:
+    """``load_bank``'s parsing and checks of ``text`` (read from ``path``, named in errors),
+    once per text."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path} is not valid TOML: {err}") from None
     items = data.get("question")
@@ -72,7 +84,7 @@ def load_bank(path: str | Path | None = None) -> list[Question]:
             raise ValueError(f"question {number}: field 'id': {question.id!r} is used twice.")
         seen.add(question.id)
         questions.append(question)
-    return questions
+    return tuple(questions)
 
 
 class _Item:
