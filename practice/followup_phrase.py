@@ -11,6 +11,7 @@ of the pattern. Never raises on text.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -89,12 +90,23 @@ def _positions(toks: tuple[Token, ...]) -> dict[str, list[int]]:
     return at
 
 
+@functools.lru_cache(maxsize=256)
+def _words(toks: tuple[Token, ...]) -> tuple[list[str], list[int]]:
+    """The tokens' words in sorted order, and the index of each (a prefix's words are
+    neighbours there)."""
+    pairs = sorted((t.word, i) for i, t in enumerate(toks))
+    return [w for w, _ in pairs], [i for _, i in pairs]
+
+
 def _first_positions(item: tuple[str, str], toks: tuple[Token, ...]):
     """The token indexes where a phrasing's first item can match."""
     kind, value = item
     if kind == "key":
         return _positions(toks).get(value, ())
-    return [i for i, t in enumerate(toks) if t.word.startswith(value)]
+    words, where = _words(toks)
+    lo = bisect.bisect_left(words, value)
+    hi = bisect.bisect_left(words, value + "\U0010ffff", lo)
+    return where[lo:hi]
 
 
 def find(phrase: str, toks: tuple[Token, ...]) -> list[tuple[int, int]]:

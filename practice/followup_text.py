@@ -175,6 +175,7 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+@functools.lru_cache(maxsize=16384)
 def american(word: str) -> str:
     """A British spelling made American ("normalise" -> "normalize", "centred" -> "centered")."""
     for pattern, replacement in _AMERICAN:
