@@ -11,6 +11,7 @@ studied) are ``BLIND``: reported in aggregate only. The grader engineer's
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections import defaultdict
 from pathlib import Path
@@ -50,11 +51,18 @@ first N points only, where N is the number the question had when its answers wer
 The held-out file itself is never edited."""
 
 
+@functools.lru_cache(maxsize=4096)
+def _hits(question: str, text: str) -> tuple[bool, ...]:
+    """The grader's hits for one answer, once per process (a set's tests grade it per
+    category and overall)."""
+    return grade_followup(question, text).hits
+
+
 def graded(answers: list[dict]) -> list[tuple[dict, tuple[bool, ...]]]:
     """Every answer with the grader's hits, one per key point its set was labelled on."""
     out = []
     for a in answers:
-        hits = grade_followup(a["question"], a["text"]).hits
+        hits = _hits(a["question"], a["text"])
         if "category" in a and a["category"] in INDEPENDENT:
             hits = hits[: LABELLED_POINTS.get(a["question"], len(hits))]
         out.append((a, hits))
