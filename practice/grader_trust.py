@@ -29,6 +29,12 @@ class Trust:
     """Points credited that the answer does not make."""
     missed: int
     """Points the answer makes that earned nothing."""
+    questions: tuple[tuple[str, Trust], ...] = ()
+    """The same counts for each follow-up of the sets, by id (empty inside a question's)."""
+
+    def of(self, question_id: str) -> Trust | None:
+        """The counts for one follow-up; None when no blind answer was written to it."""
+        return dict(self.questions).get(question_id)
 
     @property
     def precision(self) -> float:
@@ -48,27 +54,35 @@ def load_trust(path: Path = TRUST_PATH) -> Trust:
     """The counts kept in ``path`` (``trust_toml``'s format); read once per process (the
     drill and the quiz show them under every graded follow-up)."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
+    sets = tuple(data["sets"])
     return Trust(
-        sets=tuple(data["sets"]),
+        sets=sets,
         answers=data["answers"],
         true_credits=data["true_credits"],
         false_credits=data["false_credits"],
         missed=data["missed"],
+        questions=tuple(
+            (qid, Trust(sets, **{k: t[k] for k in _COUNTS}))
+            for qid, t in data.get("question", {}).items()
+        ),
     )
+
+
+_COUNTS = ("answers", "true_credits", "false_credits", "missed")
 
 
 def trust_toml(trust: Trust) -> str:
     """``trust`` as the TOML ``load_trust`` reads."""
     sets = ", ".join(f'"{name}"' for name in trust.sets)
-    return (
-        "# Written by `bench/bench_grading.py --write-trust`; checked against a fresh grading\n"
-        "# by tests/practice/test_followup_eval.py. Do not edit by hand.\n"
-        f"sets = [{sets}]\n"
-        f"answers = {trust.answers}\n"
-        f"true_credits = {trust.true_credits}\n"
-        f"false_credits = {trust.false_credits}\n"
-        f"missed = {trust.missed}\n"
-    )
+    lines = [
+        "# Written by `bench/bench_grading.py --write-trust`; checked against a fresh grading",
+        "# by tests/practice/test_followup_eval.py. Do not edit by hand.",
+        f"sets = [{sets}]",
+        *(f"{k} = {getattr(trust, k)}" for k in _COUNTS),
+    ]
+    for qid, counts in trust.questions:
+        lines += ["", f'[question."{qid}"]', *(f"{k} = {getattr(counts, k)}" for k in _COUNTS)]
+    return "\n".join(lines) + "\n"
 
 
 def percent(share: float) -> str:
@@ -76,14 +90,26 @@ def percent(share: float) -> str:
     return f"{round(100 * share)} %"
 
 
-def trust_sentence(trust: Trust) -> str:
-    """One plain sentence a learner can weigh a grade by.
+def trust_sentence(trust: Trust, question_id: str | None = None) -> str:
+    """One plain sentence a learner can weigh a grade by; with ``question_id``, the figures
+    on that follow-up's blind answers first (the pooled ones after), since they differ
+    from question to question.
 
     >>> trust_sentence(Trust(("a.toml",), 10, 17, 3, 3))[:67]
     'On 10 answers it was never tuned to, 85 % of the points it credited'
     """
-    return (
+    pooled = (
         f"On {trust.answers:,} answers it was never tuned to, {percent(trust.precision)} of "
         "the points it credited were truly made, and it credited "
         f"{percent(trust.recall)} of the points the answers made."
+    )
+    one = trust.of(question_id) if question_id else None
+    if one is None:
+        return pooled
+    return (
+        f"On this question's {one.answers:,} answers it was never tuned to, "
+        f"{percent(one.precision)} of the points it credited were truly made, and it "
+        f"credited {percent(one.recall)} of the points the answers made (over every "
+        f"follow-up, {trust.answers:,} answers: {percent(trust.precision)} and "
+        f"{percent(trust.recall)})."
     )

@@ -158,7 +158,7 @@ def followup_feedback(question: Question, attempt: Attempt) -> None:
             st.markdown(f":gray[:material/cancel:] Missed: {cite(point.text)}")
     for flag in result.red_flags:
         st.error(flag, icon=":material/flag:")
-    trust_caption()
+    trust_caption(question.id)
     mine, model = st.columns(2)
     with mine.container(border=True):
         st.markdown("**Your answer**")
@@ -167,12 +167,14 @@ def followup_feedback(question: Question, attempt: Attempt) -> None:
         followup_key(question)
 
 
-def trust_caption() -> None:
-    """How far to trust the grade: the grader's measured figures on blind answers, and what
-    to do when it missed a point (``practice.grader_trust``)."""
+def trust_caption(question_id: str | None = None) -> None:
+    """How far to trust the grade: the grader's measured figures on blind answers (on this
+    follow-up's, with ``question_id``), and what to do when it missed a point
+    (``practice.grader_trust``)."""
     st.caption(
         ":material/info: This grade comes from rules that read words and their relations, "
-        f"not from a reader of meaning. {trust_sentence(load_trust())} Weigh your answer "
+        f"not from a reader of meaning. {trust_sentence(load_trust(), question_id)} Weigh "
+        "your answer "
         'against the model answer; where it missed a point you made, tick "I made this '
         'point" when you review the round at its end.'
     )

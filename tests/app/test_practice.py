@@ -280,6 +280,9 @@ def test_followup_is_graded_point_by_point_with_quotes_and_partial_credit():
     assert typed in texts(at, "text")  # the answer, as plain text
     assert "Dividing by the group std puts every prompt on the same scale." in texts(at, "text")
     assert any("Red flag: a mean over the whole batch" in e for e in texts(at, "error"))
+    trust = trust_sentence(load_trust(), qid)  # this follow-up's blind figures, then all's
+    assert trust.startswith("On this question's")
+    assert any(trust in c for c in texts(at, "caption")), "how far to trust this grade"
     assert quiz_of(at).answers[qid] == Fraction(1, 4)  # partial credit, no self-grading
     assert not [b for b in at.button if b.key.startswith(("qz.got", "qz.missed"))]
     assert at.button(key="qz.next")
@@ -543,7 +546,8 @@ def test_interview_round_clock_per_question_grading_and_summary():
     first = BY_ID[round_.order[0]]
     at.text_area(key=f"iv.text.{first.id}").set_value(first.model_answer)
     at.button(key=f"iv.check.{first.id}").click().run()
-    assert sum(trust in c for c in texts(at, "caption")) == 1, "under the answer's grade"
+    graded = trust_sentence(load_trust(), first.id)  # this follow-up's figures first
+    assert sum(graded in c for c in texts(at, "caption")) == 1, "under the answer's grade"
     at.button(key="iv.next").click().run()
     clock = next(m for m in texts(at, "markdown") if "on this question" in m)
     assert "**0:0" in clock and ":blue[" in clock  # the next question's clock starts at 0

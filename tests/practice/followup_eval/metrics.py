@@ -176,10 +176,16 @@ same answers labelled again, so it is not counted twice)."""
 
 
 def blind_trust() -> Trust:
-    """The grader's per-point credit pooled over ``TRUST_SETS``."""
+    """The grader's per-point credit pooled over ``TRUST_SETS``, and for each follow-up."""
     answers = [a for name in TRUST_SETS for a in load(name)]
-    c = counts(answers)["all"]
-    return Trust(TRUST_SETS, len(answers), c["tp"], c["fp"], c["fn"])
+    by_question = counts(answers, by="question")
+    per = {q: sum(a["question"] == q for a in answers) for q in by_question if q != "all"}
+    c = by_question["all"]
+    questions = tuple(
+        (q, Trust(TRUST_SETS, n, *(by_question[q][k] for k in ("tp", "fp", "fn"))))
+        for q, n in sorted(per.items())
+    )
+    return Trust(TRUST_SETS, len(answers), c["tp"], c["fp"], c["fn"], questions)
 
 
 def report(name: str, writer: str | None = None) -> str:
