@@ -49,6 +49,10 @@ class Trust:
         return self.true_credits / made if made else 1.0
 
 
+_COUNTS = ("answers", "true_credits", "false_credits", "missed")
+"""The counts a trust file keeps, pooled and per follow-up."""
+
+
 @functools.cache
 def load_trust(path: Path = TRUST_PATH) -> Trust:
     """The counts kept in ``path`` (``trust_toml``'s format); read once per process (the
@@ -66,9 +70,6 @@ def load_trust(path: Path = TRUST_PATH) -> Trust:
             for qid, t in data.get("question", {}).items()
         ),
     )
-
-
-_COUNTS = ("answers", "true_credits", "false_credits", "missed")
 
 
 def trust_toml(trust: Trust) -> str:
