@@ -204,7 +204,7 @@ def policy_loss(
         grad *= m
     fraction = _clip_fraction(code, real, loss_type)
     return PolicyLoss(
-        loss=float(per_token.sum(axis=1) @ row_weight),
+        loss=_total(per_token.sum(axis=1) * row_weight, per_token.size),
         grad=grad,
         per_token=per_token,
         weight=weight,
@@ -213,6 +213,16 @@ def policy_loss(
         clip=np.broadcast_to(code, logp.shape) * real,
         clip_fraction=fraction,
     )
+
+
+def _total(terms: np.ndarray, n: int) -> float:
+    """The sum of (B,) ``terms`` (each completion's weighted loss), exactly rounded; a sum
+    within float64 rounding of 0 (|sum| <= n * 2^-52 * sum |terms|, n the batch's B x T
+    token losses summed into it) is 0. On the first update after sampling the advantages
+    cancel: the loss is 0 in exact arithmetic, and left alone it reads 0 on one machine and
+    3e-18 on another, as the order of BLAS's and numpy's sums differs between CPUs."""
+    total = math.fsum(terms)
+    return 0.0 if abs(total) <= n * np.finfo(float).eps * math.fsum(np.abs(terms)) else total
 
 
 def clip_bounds(advantages: np.ndarray, eps_low: float, eps_high: float, delta: float):

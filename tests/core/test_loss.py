@@ -37,6 +37,24 @@ def test_on_policy_loss_is_minus_the_mean_advantage_under_each_aggregation():
     assert dr.loss == pytest.approx(-1 / 8)  # -(1 + 1 - 1) / (2 x 4)
 
 
+@given(st.permutations(range(6)), st.sampled_from(CLIP_LOSS_TYPES))
+def test_a_batch_whose_advantages_cancel_has_loss_exactly_0_in_any_order(order, loss_type):
+    # z-scored rewards [1, 0, 1, 0, 1, 0], six answers of seven tokens, r = 1: in exact
+    # arithmetic every clip-family aggregation gives 0. The sum's rounding, which differs
+    # between CPUs (2.8e-18 on one, 0 on another), must not show.
+    adv = np.array([0.9128709291752769, -0.9128709291752769] * 3)[list(order)]
+    logp = np.log(np.full((6, 7), 0.3))
+    got = policy_loss(
+        logp, logp, adv, np.ones((6, 7)), loss_type=loss_type, max_completion_length=7
+    )
+    assert got.loss == 0.0
+
+
+def test_a_loss_far_above_rounding_is_kept_as_computed():
+    tiny = policy_loss(ON_POLICY, ON_POLICY, [1e-9, -1e-9 + 1e-20], FULL)
+    assert tiny.loss != 0.0  # a small loss that is not round-off stays
+
+
 def test_clip_high_stops_the_gradient_of_a_positive_advantage():
     old = np.log([[0.2, 0.2]])
     logp = np.log([[0.3, 0.22]])  # r = 1.5 (clipped at 1.2), r = 1.1 (free)
