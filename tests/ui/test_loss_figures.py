@@ -4,13 +4,14 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ui.figures.loss import RATIO_TICK_GAP, _ratio_ticks, ratio_heatmap
 
 
 @given(st.floats(0.0, 0.5), st.floats(0.01, 0.5), st.floats(0.01, 5.0))
+@example(0.0, 0.1, 0.1328125)  # the end 1.142 read "1.1", as the clip range's end
 def test_ratio_labels_never_crowd_and_1_or_the_clip_range_is_named(eps_low, eps_high, spread):
     lo, hi = 1 - eps_low, 1 + eps_high
     reach = max(spread, np.log(hi))

@@ -107,28 +107,33 @@ RATIO_TICK_GAP = 0.12
 
 
 def _ratio_ticks(lo: float, hi: float, reach: float) -> dict:
-    """The ratio bar's labels, none closer than ``RATIO_TICK_GAP``: 1, the clip range's ends,
-    then the bar's ends (the extreme ratios), each kept where it has room. When neither end
-    of the clip range has room (a wide spread of ratios, as after a ratio typed by hand),
-    1's label names the range: "0.8–1.2"."""
-    candidates = [(0.0, "1"), (np.log(lo), f"{lo:g}"), (np.log(hi), f"{hi:g}")]
-    candidates += [(-reach, _end_label(np.exp(-reach))), (reach, _end_label(np.exp(reach)))]
+    """The ratio bar's labels, none closer than ``RATIO_TICK_GAP`` and no two alike: 1, the
+    clip range's ends, then the bar's ends (the extreme ratios), each kept where it has room.
+    When neither end of the clip range has room (a wide spread of ratios, as after a ratio
+    typed by hand), 1's label names the range: "0.8–1.2"."""
     ticks: list[tuple[float, str]] = []
-    for value, text in candidates:
+
+    def place(value: float, text: str) -> None:
         if all(abs(value - v) >= RATIO_TICK_GAP * 2 * reach for v, _ in ticks):
             ticks.append((float(value), text))
+
+    for value, text in [(0.0, "1"), (np.log(lo), f"{lo:g}"), (np.log(hi), f"{hi:g}")]:
+        place(value, text)
+    for value in (-reach, reach):
+        place(value, _end_label(np.exp(value), {text for _, text in ticks}))
     if len(ticks) < 2 or all(text != f"{lo:g}" and text != f"{hi:g}" for _, text in ticks):
         ticks[0] = (0.0, f"{lo:g}–{hi:g}" if lo < 1 or hi > 1 else "1")
     ticks.sort()
     return {"tickvals": [v for v, _ in ticks], "ticktext": [text for _, text in ticks]}
 
 
-def _end_label(ratio: float) -> str:
-    """An extreme ratio in two significant digits, or as many more as it takes not to
-    read "1" (a narrow spread: 1.03 is not 1)."""
+def _end_label(ratio: float, taken: set[str]) -> str:
+    """An extreme ratio in two significant digits, or as many more as it takes not to read
+    "1" or a label already on the bar (a narrow spread: 1.03 is not 1, 1.14 not the clip
+    range's 1.1)."""
     for digits in range(2, 7):
         text = f"{ratio:.{digits}g}"
-        if text != "1":
+        if text != "1" and text not in taken:
             return text
     return text
 
