@@ -54,7 +54,16 @@ def file_sha256(path: Path) -> str:
 
 
 def versions() -> dict[str, str]:
-    return {name: metadata.version(name) for name in LIBRARIES}
+    """Each of ``LIBRARIES``' installed version, "absent" where it is not installed (without
+    the model extra: a copy is then never read, but the cache's checks still run)."""
+    return {name: _version(name) for name in LIBRARIES}
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
 
 
 def usable_root(root: Path | None = None) -> Path:
