@@ -204,7 +204,7 @@ def policy_loss(
         grad *= m
     fraction = _clip_fraction(code, real, loss_type)
     return PolicyLoss(
-        loss=_total(per_token.sum(axis=1) * row_weight, per_token.size),
+        loss=exact_sum(per_token.sum(axis=1) * row_weight, per_token.size),
         grad=grad,
         per_token=per_token,
         weight=weight,
@@ -215,12 +215,14 @@ def policy_loss(
     )
 
 
-def _total(terms: np.ndarray, n: int) -> float:
-    """The sum of (B,) ``terms`` (each completion's weighted loss), exactly rounded; a sum
-    within float64 rounding of 0 (|sum| <= n * 2^-52 * sum |terms|, n the batch's B x T
-    token losses summed into it) is 0. On the first update after sampling the advantages
-    cancel: the loss is 0 in exact arithmetic, and left alone it reads 0 on one machine and
-    3e-18 on another, as the order of BLAS's and numpy's sums differs between CPUs."""
+def exact_sum(terms, n: int | None = None) -> float:
+    """The sum of ``terms`` (any shape), exactly rounded, and 0 when it is within float64
+    rounding of 0: |sum| <= n * 2^-52 * sum |terms|, n the number of values summed into the
+    terms (their count when None). A batch's advantages cancel, so on the first update
+    after sampling GRPO's loss is 0 in exact arithmetic; left alone it reads 0 on one
+    machine and 3e-18 on another, as the order of BLAS's and numpy's sums differs by CPU."""
+    terms = np.ravel(terms)
+    n = terms.size if n is None else n
     total = math.fsum(terms)
     return 0.0 if abs(total) <= n * np.finfo(float).eps * math.fsum(np.abs(terms)) else total
 

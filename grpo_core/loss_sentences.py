@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from grpo_core.format import fmt, plural, signed
-from grpo_core.loss import AGGREGATION, CLIP_LOSS_TYPES, DELTA, HIGH, LOW, PolicyLoss
+from grpo_core.loss import AGGREGATION, CLIP_LOSS_TYPES, DELTA, HIGH, LOW, PolicyLoss, exact_sum
 from grpo_core.loss_lab import ToyBatch
 
 UNLIKELY = 0.2
@@ -27,8 +27,8 @@ def on_policy(batch: ToyBatch, result: PolicyLoss, loss_type: str) -> str:
     """The first update after sampling: r = 1, the loss a weighted mean advantage, the
     gradient not 0. ``result``: policy_loss at logp = old_logp."""
     real = batch.mask > 0
-    per_answer = float(np.mean(batch.advantages))
-    per_token = float((batch.advantages[:, None] * batch.mask).sum() / batch.mask.sum())
+    per_answer = exact_sum(batch.advantages) / batch.advantages.size
+    per_token = exact_sum(batch.advantages[:, None] * batch.mask) / batch.mask.sum()
     push = -result.grad[real]
     top, bottom = int(np.argmax(-result.grad.min(axis=1))), int(np.argmin(-result.grad.max(axis=1)))
     why = {

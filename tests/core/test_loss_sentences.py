@@ -22,6 +22,13 @@ def test_on_policy_under_grpo_says_zero_loss_but_a_push():
     assert "A loss of 0 says the pushes up and down balance" in text
 
 
+def test_on_policy_says_the_advantages_average_0_not_their_rounding():
+    # rewards whose z-scores sum to 3e-17 in float64, not 0
+    toy = toy_batch([0.3, 0.9, 0.1, 0.5], [3, 5, 4, 6], step=0.5)
+    text = say.on_policy(toy, run(toy, on_policy=True, loss_type="grpo"), "grpo")
+    assert "The loss is 0:" in text and "the advantages average 0." in text
+
+
 def test_on_policy_under_dapo_quotes_the_token_mean():
     toy = toy_batch([1, 0, 1, 0], [3, 5, 4, 6], step=0.5)
     first = run(toy, on_policy=True)
