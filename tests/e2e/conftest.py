@@ -512,6 +512,29 @@ def select_cell(page, grid, dx: float, dy: float) -> None:
             settle(page)
 
 
+def open_cell_editor(page, grid, dx: float, dy: float, keys: tuple[str, ...] = ()) -> None:
+    """Select the cell at (``dx``, ``dy``), press ``keys`` (arrows to walk to another cell),
+    then Enter, until the cell's editor opens. A fresh clone's run (session 16) once saw the
+    third edit of a row select its cell and open nothing for 60 s: the keys went to a grid
+    being drawn again after the previous edit's run. Escape and try again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    editor = page.locator(GRID_EDITOR).first
+    for attempt in range(SELECT_TRIES):
+        select_cell(page, grid, dx, dy)
+        for key in keys:
+            page.keyboard.press(key)
+        page.keyboard.press("Enter")
+        try:
+            editor.wait_for(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == SELECT_TRIES - 1:
+                raise
+            page.keyboard.press("Escape")
+            settle(page)
+
+
 def edit_cell(page, column: int, row: int, text: str) -> None:
     """Type ``text`` into the data editor's cell (0-based column after the index, row).
 
@@ -526,9 +549,9 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     index_width = 64
     headers = grid.locator("[role=columnheader]").count()
     width = (box["width"] - index_width) / max(headers - 1, 1)
-    select_cell(page, grid, (column + 0.5) * width + index_width, header + row_height * (row + 0.5))
-    page.keyboard.press("Enter")  # open the cell's editor (once the grid has the selection)
-    page.locator(GRID_EDITOR).first.wait_for()
+    open_cell_editor(
+        page, grid, (column + 0.5) * width + index_width, header + row_height * (row + 0.5)
+    )
     page.keyboard.press("Control+A")
     page.keyboard.type(text, delay=20)
     page.keyboard.press("Enter")

@@ -10,7 +10,14 @@ import pytest
 from grpo_core import loss_lab
 from grpo_core.format import fmt
 from grpo_core.loss import FREE, HIGH, LOW, policy_loss
-from tests.e2e.conftest import assert_healthy, chart_marks, open_path, select_cell, settle, shot
+from tests.e2e.conftest import (
+    assert_healthy,
+    chart_marks,
+    open_cell_editor,
+    open_path,
+    settle,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 CHARTS = 6  # ratio, clip region, push, per-token loss, KL term; the k1/k2/k3 bars
@@ -144,13 +151,8 @@ def edit_probability(page, row: int, column: int, text: str) -> None:
     text, so no position is assumed), open its editor with Enter, replace, commit."""
     grid = page.locator('[data-testid="stExpanderDetails"] [data-testid="stDataFrame"]').first
     grid.locator("[role=columnheader]").nth(P_NEW).wait_for(state="attached")
-    select_cell(page, grid, 12, 35 + 17)  # header and rows are 35 px high
-    for _ in range(column):
-        page.keyboard.press("ArrowRight")
-    for _ in range(row):
-        page.keyboard.press("ArrowDown")
-    page.keyboard.press("Enter")
-    page.locator("#portal textarea, #portal input").first.wait_for()
+    walk = ("ArrowRight",) * column + ("ArrowDown",) * row
+    open_cell_editor(page, grid, 12, 35 + 17, walk)  # header and rows are 35 px high
     page.keyboard.press("Control+A")
     page.keyboard.type(text, delay=20)
     page.keyboard.press("Enter")
