@@ -514,12 +514,15 @@ def select_cell(page, grid, dx: float, dy: float) -> None:
 
 def open_cell_editor(page, grid, dx: float, dy: float, keys: tuple[str, ...] = ()) -> None:
     """Select the cell at (``dx``, ``dy``), press ``keys`` (arrows to walk to another cell),
-    then Enter, until the cell's editor opens. A fresh clone's run (session 16) once saw the
-    third edit of a row select its cell and open nothing for 60 s: the keys went to a grid
-    being drawn again after the previous edit's run. Escape and try again."""
+    then Enter, until the cell's editor opens and holds the focus, so that what is typed next
+    goes into it. A fresh clone's run (session 16) once saw the third edit of a row select its
+    cell and open nothing for 60 s (the keys went to a grid being drawn again after the
+    previous edit's run), and a run on three workers saw an opened editor miss what was typed.
+    Escape and try again."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     editor = page.locator(GRID_EDITOR).first
+    focused = "() => !!document.activeElement && !!document.activeElement.closest('#portal')"
     for attempt in range(SELECT_TRIES):
         select_cell(page, grid, dx, dy)
         for key in keys:
@@ -527,6 +530,7 @@ def open_cell_editor(page, grid, dx: float, dy: float, keys: tuple[str, ...] = (
         page.keyboard.press("Enter")
         try:
             editor.wait_for(timeout=10_000)
+            page.wait_for_function(focused, timeout=10_000)
             return
         except PlaywrightTimeout:
             if attempt == SELECT_TRIES - 1:
