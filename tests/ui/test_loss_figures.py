@@ -7,7 +7,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from ui.figures.loss import RATIO_TICK_GAP, _ratio_ticks, ratio_heatmap
+from ui.figures.loss import RATIO_TICK_GAP, _ratio_ticks, clip_heatmap, ratio_heatmap
 
 
 @given(st.floats(0.0, 0.5), st.floats(0.01, 0.5), st.floats(0.01, 5.0))
@@ -34,3 +34,18 @@ def test_the_ratio_map_is_log_scaled_and_blank_on_padding():
     fig = ratio_heatmap.__wrapped__(ratio, mask, ("#1", "#2"), title="Ratio", bounds=(0.8, 1.2))
     z = np.asarray(fig["data"][0]["z"], dtype=float)
     assert z[0] == pytest.approx(np.log([2.0, 0.5])) and np.isnan(z[1, 1])
+
+
+def test_a_ratio_of_exactly_1_reads_1_so_the_first_update_is_not_an_empty_map():
+    ratio = np.array([[1.0, 1.5], [1.0, 0.0]])
+    mask = np.array([[1, 1], [1, 0]])
+    fig = ratio_heatmap.__wrapped__(ratio, mask, ("#1", "#2"), title="Ratio", bounds=(0.8, 1.2))
+    assert np.asarray(fig["data"][0]["text"]).tolist() == [["1", "+"], ["1", ""]]
+
+
+def test_the_clip_map_draws_tokens_whose_gradient_flows_apart_from_padding():
+    code, mask = np.zeros((2, 2), dtype=np.int8), np.array([[1, 1], [1, 0]])
+    fig = clip_heatmap.__wrapped__(code, mask, ("#1", "#2"), title="Clipped?")
+    flows = fig["data"][0]["colorscale"][0][1]
+    assert flows.upper() not in ("#FFFFFF", "WHITE")  # white cells on white paper vanish
+    assert np.isnan(np.asarray(fig["data"][0]["z"], dtype=float)[1, 1])

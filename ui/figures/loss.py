@@ -12,7 +12,7 @@ from ui.theme import ACCENT, NEGATIVE, POSITIVE, SERIES
 
 DIVERGING = [[0.0, NEGATIVE], [0.5, "#FFFFFF"], [1.0, POSITIVE]]
 REGIONS = (  # clip code: name, mark, colour (grpo_core.loss FREE, LOW, HIGH, DELTA)
-    ("gradient flows", "", "#FFFFFF"),
+    ("gradient flows", "", "#EEEEEE"),  # light grey, not white: a map of only these shows its cells
     ("clipped low", "L", NEGATIVE),
     ("clipped high", "H", POSITIVE),
     ("ratio cap", "δ", SERIES[3]),
@@ -84,7 +84,8 @@ def signed_heatmap(z, mask, rows: tuple[str, ...], *, title: str, limit: float, 
 @cached_figure
 def ratio_heatmap(ratio, mask, rows: tuple[str, ...], *, title: str, bounds: tuple) -> dict:
     """r = p / p_old per token on a log scale centred at 1, the clip range's ends marked
-    on the colour bar; + above 1, − below."""
+    on the colour bar; + above 1, − below, 1 on a ratio of exactly 1 (the first update
+    after sampling: white cells, which would read as an empty chart without it)."""
     r = np.where(_rows(mask), np.asarray(ratio, dtype=float), np.nan)
     lo, hi = bounds
     reach = max(float(np.nanmax(np.abs(np.log(r)))) if np.isfinite(r).any() else 0.0, np.log(hi))
@@ -92,7 +93,7 @@ def ratio_heatmap(ratio, mask, rows: tuple[str, ...], *, title: str, bounds: tup
         np.log(r),
         rows,
         title=title,
-        text=_signs(r, 1.0),
+        text=np.where(r == 1.0, "1", _signs(r, 1.0)),
         colorscale=DIVERGING,
         zmin=-reach,
         zmax=reach,
