@@ -220,11 +220,18 @@ def exact_sum(terms, n: int | None = None) -> float:
     rounding of 0: |sum| <= n * 2^-52 * sum |terms|, n the number of values summed into the
     terms (their count when None). A batch's advantages cancel, so on the first update
     after sampling GRPO's loss is 0 in exact arithmetic; left alone it reads 0 on one
-    machine and 3e-18 on another, as the order of BLAS's and numpy's sums differs by CPU."""
+    machine and 3e-18 on another, as the order of BLAS's and numpy's sums differs by CPU.
+    Terms that are not finite, or whose sum overflows, give numpy's sum (inf or nan)."""
     terms = np.ravel(terms)
     n = terms.size if n is None else n
-    total = math.fsum(terms)
-    return 0.0 if abs(total) <= n * np.finfo(float).eps * math.fsum(np.abs(terms)) else total
+    try:
+        total, scale = math.fsum(terms), math.fsum(np.abs(terms))
+    except (OverflowError, ValueError):  # past float64's range, or inf - inf
+        scale = math.inf
+    if not math.isfinite(scale):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return float(np.sum(terms))
+    return 0.0 if abs(total) <= n * np.finfo(float).eps * scale else total
 
 
 def clip_bounds(advantages: np.ndarray, eps_low: float, eps_high: float, delta: float):

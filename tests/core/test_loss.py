@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grpo_core.loss import CLIP_LOSS_TYPES, DELTA, FREE, HIGH, LOSS_TYPES, policy_loss
+from grpo_core.loss import (
+    CLIP_LOSS_TYPES,
+    DELTA,
+    FREE,
+    HIGH,
+    LOSS_TYPES,
+    exact_sum,
+    policy_loss,
+)
 
 FULL = np.ones((2, 2))
 ON_POLICY = np.log([[0.5, 0.25], [0.5, 0.25]])
@@ -48,6 +56,13 @@ def test_a_batch_whose_advantages_cancel_has_loss_exactly_0_in_any_order(order, 
         logp, logp, adv, np.ones((6, 7)), loss_type=loss_type, max_completion_length=7
     )
     assert got.loss == 0.0
+
+
+def test_exact_sum_of_terms_past_float64s_range_is_numpys_sum():
+    assert exact_sum([1e308, 1e308]) == math.inf  # fsum raises OverflowError here
+    assert exact_sum([math.inf, 1.0]) == math.inf  # not "within rounding of 0"
+    assert math.isnan(exact_sum([math.inf, -math.inf]))
+    assert exact_sum([0.1, 0.2, -0.3]) == 0.0 and exact_sum([1.0, 2.0]) == 3.0
 
 
 def test_a_loss_far_above_rounding_is_kept_as_computed():
