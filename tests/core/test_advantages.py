@@ -381,3 +381,11 @@ def test_reference_refuses_a_group_of_one_where_the_convention_does():
     np.testing.assert_allclose(
         reference_advantages([3.0], convention="verl"), group_advantages([3.0], convention="verl")
     )
+
+
+def test_nemo_rl_leave_one_out_std_keeps_its_digits_beside_a_far_outlier():
+    # the others of 53 are [0, 0, 1/128]: their sum of squares is 2e-8 of the group's, and
+    # the downdate SS - K/(K-1) (R_i - mean)^2 kept only 8 digits (11747.050933917646)
+    exact = 11747.050977669123  # (53 - 1/384) / (std of [0, 0, 1/128] + 1e-6), in 50 digits
+    got = group_advantages([[0.0, 0.0, 53.0, 0.0078125]], convention="nemo-rl")[0, 2]
+    assert got == pytest.approx(exact, rel=1e-13)
