@@ -117,6 +117,7 @@ def test_a_blind_set_is_reported_without_its_answers(monkeypatch):
         "heldout_s5_second.toml",
         "heldout_s9.toml",
         "heldout_s14.toml",
+        "heldout_s14_second.toml",
     ],
 )
 def test_a_held_out_file_is_never_edited_after_its_commit(name):

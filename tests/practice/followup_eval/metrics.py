@@ -153,7 +153,10 @@ def kappa(c: dict[str, int]) -> float:
     return (observed - chance) / (1 - chance) if chance < 1 else 1.0
 
 
-SECOND_LABELS = {"heldout_s5.toml": "heldout_s5_second.toml"}
+SECOND_LABELS = {
+    "heldout_s5.toml": "heldout_s5_second.toml",
+    "heldout_s14.toml": "heldout_s14_second.toml",
+}
 """Held-out sets labelled twice, by labellers who never saw each other's labels nor the
 grader: how far two careful readers agree bounds what a grader can be asked to reach."""
 
