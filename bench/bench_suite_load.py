@@ -67,6 +67,9 @@ def main() -> int:
     parser.add_argument(
         "--motion", action="store_true", help="compare with pages that allow motion"
     )
+    parser.add_argument(
+        "--executable", help="compare with another Chromium build (e.g. chromium-headless-shell)"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
@@ -77,19 +80,24 @@ def main() -> int:
     port = free_port()
     server = start_streamlit(port)
     base = f"http://127.0.0.1:{port}"
-    suite = (SUITE_FLAGS, SUITE_CONTEXT)  # (Chromium switches, context options)
+    suite = (CHROMIUM, SUITE_FLAGS, SUITE_CONTEXT)  # (build, switches, context options)
     if args.flag:
-        settings = {"suite": suite, "with --flag": (SUITE_FLAGS + args.flag, SUITE_CONTEXT)}
+        settings = {
+            "suite": suite,
+            "with --flag": (CHROMIUM, SUITE_FLAGS + args.flag, SUITE_CONTEXT),
+        }
     elif args.motion:
-        settings = {"suite": suite, "with motion": (SUITE_FLAGS, {})}
+        settings = {"suite": suite, "with motion": (CHROMIUM, SUITE_FLAGS, {})}
+    elif args.executable:
+        settings = {"suite": suite, "executable": (args.executable, SUITE_FLAGS, SUITE_CONTEXT)}
     else:
         settings = {"suite": suite, "again": suite}
     costs: dict[str, list[float]] = {name: [] for name in settings}
     try:
         with sync_playwright() as p:
             pages = {}
-            for name, (flags, options) in settings.items():
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS + flags)
+            for name, (build, flags, options) in settings.items():
+                browser = p.chromium.launch(executable_path=build, args=CHROMIUM_FLAGS + flags)
                 context = browser.new_context(viewport=VIEWPORT, **options)
                 context.add_init_script(PROBE)
                 pages[name] = context.new_page()

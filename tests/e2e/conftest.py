@@ -141,14 +141,46 @@ def app_url(app_server) -> str:
 
 
 # Installed into every page before its scripts run (see ``browser``): it records when the
-# page last talked to the server (websocket sends, HTTP requests in flight), when the
-# user last pressed or typed, and whether a script run started after the last send.
+# page last talked to the server (websocket sends and messages, HTTP requests in flight),
+# when the user last pressed or typed, and whether the server has answered the last send:
+# a script run started (its ``new_session`` message, or the app's script-state attribute
+# turned "running"), or the reply to a message that starts no run (``file_urls_response``,
+# ``heartbeat_ack``). A quick run's "running" may never reach the DOM (React renders
+# only its last state), and settle then waited SEND_MS in vain: 10 of 291 settles of the
+# sweep and share-link tests, 15 s of 65 (session 17); the server's message is always
+# seen. A ForwardMsg's kind is its first field after ``hash`` and ``metadata`` (fields 1
+# and 2; streamlit/proto/ForwardMsg.proto, Streamlit 1.67).
 PROBE = """(() => {
   if (window.__probe || window !== window.top) return;
   const p = window.__probe = { activity: 0, input: 0, send: 0, ran: true, pending: 0 };
   const now = () => performance.now();
   const send = WebSocket.prototype.send;
+  const ANSWERS = new Set([4, 19, 26]);  // new_session, file_urls_response, heartbeat_ack
+  const kindOf = (bytes) => {
+    let i = 0;
+    const varint = () => {
+      let value = 0, scale = 1, byte;
+      do { byte = bytes[i++]; value += (byte & 127) * scale; scale *= 128; }
+      while (byte & 128 && i < bytes.length);
+      return value;
+    };
+    while (i < bytes.length) {
+      const tag = varint(), field = Math.floor(tag / 8), wire = tag & 7;
+      if (field > 2) return field;
+      if (wire === 2) { const length = varint(); i += length; }
+      else if (wire === 0) varint();
+      else return -1;
+    }
+    return -1;
+  };
+  p.kindOf = kindOf;
+  const receive = (event) => {
+    p.activity = now();
+    if (event.data instanceof ArrayBuffer && ANSWERS.has(kindOf(new Uint8Array(event.data))))
+      p.ran = true;
+  };
   WebSocket.prototype.send = function (...args) {
+    if (!this.__probed) { this.__probed = true; this.addEventListener('message', receive); }
     p.send = p.activity = now(); p.ran = false;
     return send.apply(this, args);
   };
@@ -188,8 +220,9 @@ INPUT_MS = 400
 """How long after a click or key press with no message sent yet settle waits for one
 (Streamlit debounces some widgets, e.g. sliders, by up to 200 ms)."""
 SEND_MS = 2000
-"""How long after a message the page waits for the run it asks for to start (a few
-messages, e.g. a request for upload URLs, start none)."""
+"""How long after a message the page waits for the server's answer (a run starting, or the
+reply to a message that starts none): only for a message whose answer the probe does not
+know, or a server that is slow to give it."""
 
 SETTLED = """([quiet, inputMs, sendMs]) => {
   const app = document.querySelector('[data-testid="stApp"]');
