@@ -19,6 +19,14 @@ student's vote that was not acknowledged stays pending in the URL
 session (``PENDING_KEY``); the page sends it again when it runs, with the same submit id,
 which the store counts once. ``calm`` does the same for a polling fragment's
 own runs (a fragment rerun does not pass through ``run``).
+
+A run asks the store once: after a call of the page's run met an outage, its other calls
+(all but the probe's ``ping``; a button's callback always asks) fail at once, a class read
+with its last answer, instead of each waiting out the backend's retries (Redis: 0.7 s,
+``practice.store.redis_store.RETRIES``). A vote tapped while Redis was down took a phone
+2.1 s to say "Reconnecting" (three calls; the deployment rehearsal, session 17); it takes
+one call's 0.7 s now: a run that a callback or the run before started by ``st.rerun()``
+right after meeting the outage counts as the same moment.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from collections.abc import Callable
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from practice.class_link import CODE_PARAM, PENDING_PARAM, TOKEN_PARAM
 from practice.store.base import StoreRefusal, StoreUnavailable
@@ -66,6 +75,7 @@ MAX_READS = 64
 """Class reads kept per browser session (the oldest are dropped)."""
 _READS = "store_guard.reads"
 _RECONNECTING = "store_guard.reconnecting"
+_CARRY = "store_guard.carry"
 
 
 class StoreFailed(Exception):
@@ -111,8 +121,9 @@ def call(store, name: str, method: Callable, *args, **kwargs):
     session, and marks the run as reconnecting."""
     key = (name, args, tuple(sorted(kwargs.items()))) if name in STALE_READS else None
     reads = _reads()
-    if key is not None and reads is not None and key in reads and _reconnecting():
-        return reads[key]  # this run already met the outage: do not wait on it again
+    if name != "ping" and reads is not None and _reconnecting() and not _in_callback():
+        # This run already met the outage: do not wait out the backend's retries again.
+        return _failed(StoreUnavailable("met earlier in this run"), key, reads, None)
     try:
         value = method(*args, **kwargs)
     except StoreRefusal:
@@ -126,22 +137,29 @@ def call(store, name: str, method: Callable, *args, **kwargs):
         else:
             log.exception("store call %s failed", name)
             error = StoreFailed(name)
-        if isinstance(error, StoreUnavailable) and reads is not None:
-            st.session_state[_RECONNECTING] = True
-            if key in reads:
-                return reads[key]
-        if _in_callback():  # a button's callback runs before the page: nothing would catch it
-            st.session_state[NOTICE_KEY] = (
-                UNSAVED if isinstance(error, StoreUnavailable) else str(error)
-            )
-            st.rerun()  # in a callback this ends the callback and runs the page afresh
-        raise error from err
+        return _failed(error, key, reads, err)
     if key is not None and reads is not None:
         reads.pop(key, None)
         reads[key] = value
         while len(reads) > MAX_READS:
             reads.pop(next(iter(reads)))
     return value
+
+
+def _failed(error: Exception, key, reads: dict | None, cause: Exception | None):
+    """What a call that failed with ``error`` gives its page: in an outage, a class read's
+    last answer (and the run is marked reconnecting); in a button's callback, a notice for
+    the page and a rerun; else ``error`` raised."""
+    if isinstance(error, StoreUnavailable) and reads is not None:
+        st.session_state[_RECONNECTING] = True
+        if key in reads:
+            return reads[key]
+    if _in_callback():  # a button's callback runs before the page: nothing would catch it
+        st.session_state[NOTICE_KEY] = (
+            UNSAVED if isinstance(error, StoreUnavailable) else str(error)
+        )
+        st.rerun()  # in a callback this ends the callback and runs the page afresh
+    raise error from cause
 
 
 def _reads() -> dict | None:
@@ -168,9 +186,13 @@ def run(page: Callable[[], None]) -> None:
     top = st.container()
     if notice := st.session_state.pop(NOTICE_KEY, None):
         top.warning(notice, icon=":material/sync_problem:")
-    st.session_state.pop(_RECONNECTING, None)
+    # A callback, or the run before, met the outage and reran the page a moment ago.
+    st.session_state[_RECONNECTING] = notice == UNSAVED or st.session_state.pop(_CARRY, False)
     try:
         page()
+    except RerunException:
+        st.session_state[_CARRY] = _reconnecting()
+        raise
     except StoreUnavailable:
         outage(top)
     except StoreFailed as err:
@@ -216,11 +238,14 @@ def probe() -> None:
 def calm(fragment: Callable) -> Callable:
     """A polling fragment's body that says "reconnecting" in one line, instead of raising,
     when the store is down (drawn from its last reads, or not at all) or refuses; put it
-    under ``@st.fragment``. Each run asks the store afresh."""
+    under ``@st.fragment``. Each of its own runs asks the store afresh; drawn in a page's
+    run, it shares that run's outage."""
 
     @functools.wraps(fragment)
     def body(*args, **kwargs):
-        st.session_state.pop(_RECONNECTING, None)
+        ctx = get_script_run_ctx()
+        if ctx is not None and ctx.fragment_ids_this_run:  # the fragment's own run
+            st.session_state.pop(_RECONNECTING, None)
         try:
             result = fragment(*args, **kwargs)
         except StoreUnavailable:
