@@ -158,7 +158,8 @@ def watch(store: ClassStore, code: str, shown, closes: float | None = None) -> N
     left = time_left(closes, time.time())
     if left is not None and left > 0:
         st.html(_CLOCK.format(left=left, text=clock_text(left)), unsafe_allow_javascript=True)
-    st.caption(":green[:material/wifi:] Live: the next question appears here by itself.")
+    if not store_guard.reconnecting():  # else the calm line below says "reconnecting"
+        st.caption(":green[:material/wifi:] Live: the next question appears here by itself.")
 
 
 def send(store: ClassStore, code: str, token: str, vote: PendingVote) -> bool:

@@ -121,7 +121,7 @@ def call(store, name: str, method: Callable, *args, **kwargs):
     session, and marks the run as reconnecting."""
     key = (name, args, tuple(sorted(kwargs.items()))) if name in STALE_READS else None
     reads = _reads()
-    if name != "ping" and reads is not None and _reconnecting() and not _in_callback():
+    if name != "ping" and reads is not None and reconnecting() and not _in_callback():
         # This run already met the outage: do not wait out the backend's retries again.
         return _failed(StoreUnavailable("met earlier in this run"), key, reads, None)
     try:
@@ -169,7 +169,8 @@ def _reads() -> dict | None:
     return st.session_state.setdefault(_READS, {})
 
 
-def _reconnecting() -> bool:
+def reconnecting() -> bool:
+    """Whether this run met a store outage (its class reads are the last answers)."""
     return bool(st.session_state.get(_RECONNECTING))
 
 
@@ -191,7 +192,7 @@ def run(page: Callable[[], None]) -> None:
     try:
         page()
     except RerunException:
-        st.session_state[_CARRY] = _reconnecting()
+        st.session_state[_CARRY] = reconnecting()
         raise
     except StoreUnavailable:
         outage(top)
@@ -200,7 +201,7 @@ def run(page: Callable[[], None]) -> None:
     except StoreRefusal as refusal:
         st.warning(markdown_safe(str(refusal)), icon=":material/info:")
     else:
-        if _reconnecting():
+        if reconnecting():
             outage(top)
 
 
@@ -254,7 +255,7 @@ def calm(fragment: Callable) -> Callable:
         except (StoreRefusal, StoreFailed) as err:
             st.caption(markdown_safe(str(err)))
             return None
-        if _reconnecting():
+        if reconnecting():
             st.caption(":orange[:material/sync:] Reconnecting to the class store…")
         return result
 

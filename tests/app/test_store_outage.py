@@ -86,6 +86,7 @@ def test_a_vote_tapped_while_redis_is_down_is_kept_and_counted_once_it_is_back(r
     phone.run()  # what the probe does once the store answers: the page runs again
     assert not phone.exception
     assert "Your answer is in" in all_text(phone)
+    assert "Live: the next question appears here by itself." in all_text(phone)
     assert "pending" not in phone.query_params
     assert store.tally(session.code, 1) == {"1": 1}
     phone.run()
@@ -106,6 +107,7 @@ def test_a_vote_tapped_while_redis_is_down_asks_the_store_once(redis_server, cap
     phone.radio(key="cls.answer.1").set_value(1)
     phone.button(key="cls.send.1").click().run()
     assert "Reconnecting: your answer will be sent" in all_text(phone)
+    assert "Live:" not in all_text(phone), "no 'live' line while the store is away"
     met = [r.getMessage() for r in caplog.records if "store outage in" in r.getMessage()]
     assert len(met) == 1, met
     caplog.clear()
