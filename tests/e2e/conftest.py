@@ -528,42 +528,71 @@ SELECT_TRIES = 4
 laid out, or just before a run redraws it, selects nothing (seen once in a full run, on the
 policy-loss page on a phone)."""
 
+SELECTED = "[role=gridcell][aria-selected=true]"
 
-def select_cell(page, grid, dx: float, dy: float) -> None:
+
+def grid_cell(column: int, row: int) -> str:
+    """The selector of the grid's cell in ``column`` (0: the index) and ``row`` (0-based,
+    below the header): glide-data-grid's accessible table names it so."""
+    return f'[data-testid="glide-cell-{column}-{row}"]'
+
+
+def selected_cell(grid) -> tuple[int, int]:
+    """(column, row) of the grid's selected cell, as ``grid_cell`` counts them."""
+    column, row = grid.locator(SELECTED).first.get_attribute("data-testid").split("-")[2:]
+    return int(column), int(row)
+
+
+def select_cell(page, grid, dx: float, dy: float, cell: tuple[int, int] | None = None):
     """Click the grid's cell at (``dx``, ``dy``) px from its top left corner until the grid
-    holds a selection (the grid is drawn on a canvas, so the click is by position)."""
+    holds a selection, the cell ``cell`` (column, row) when given (the grid is drawn on a
+    canvas, so the click is by position). Returns the selected cell.
+
+    After an edit, Enter has moved the selection to the next row: a click lost while the
+    grid was drawn again left it there, and the next edit went into the wrong cell (seen once
+    in a full run, session 18). Naming the cell makes that a retry, not a wrong edit."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    selected = grid.locator("[role=gridcell][aria-selected=true]")
+    selected = grid.locator(grid_cell(*cell) + "[aria-selected=true]" if cell else SELECTED)
     for attempt in range(SELECT_TRIES):
         box = grid.bounding_box()
         page.mouse.click(box["x"] + dx, box["y"] + dy)
         try:
-            selected.wait_for(state="attached", timeout=5_000)
-            return
+            selected.first.wait_for(state="attached", timeout=5_000)
+            return selected_cell(grid)
         except PlaywrightTimeout:
             if attempt == SELECT_TRIES - 1:
                 raise
             settle(page)
 
 
-def open_cell_editor(page, grid, dx: float, dy: float, keys: tuple[str, ...] = ()) -> None:
-    """Select the cell at (``dx``, ``dy``), press ``keys`` (arrows to walk to another cell),
-    then Enter, until the cell's editor opens and holds the focus, so that what is typed next
-    goes into it. A fresh clone's run (session 16) once saw the third edit of a row select its
-    cell and open nothing for 60 s (the keys went to a grid being drawn again after the
-    previous edit's run), and a run on three workers saw an opened editor miss what was typed.
-    Escape and try again."""
+WALK = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowDown": (0, 1), "ArrowUp": (0, -1)}
+
+
+def open_cell_editor(
+    page, grid, dx: float, dy: float, keys: tuple[str, ...] = (), cell=None
+) -> None:
+    """Select the cell at (``dx``, ``dy``) (``cell``, when given, is its (column, row)),
+    press ``keys`` (arrows to walk to another cell), then Enter, until the editor of the cell
+    the walk ends on opens and holds the focus, so that what is typed next goes into it. A
+    fresh clone's run (session 16) once saw the third edit of a row select its cell and open
+    nothing for 60 s (the keys went to a grid being drawn again after the previous edit's
+    run), and a run on three workers saw an opened editor miss what was typed. Escape and
+    try again."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     editor = page.locator(GRID_EDITOR).first
     focused = "() => !!document.activeElement && !!document.activeElement.closest('#portal')"
     for attempt in range(SELECT_TRIES):
-        select_cell(page, grid, dx, dy)
+        column, row = select_cell(page, grid, dx, dy, cell)
         for key in keys:
             page.keyboard.press(key)
-        page.keyboard.press("Enter")
+            column, row = column + WALK[key][0], row + WALK[key][1]
         try:
+            grid.locator(grid_cell(column, row) + "[aria-selected=true]").wait_for(
+                state="attached", timeout=5_000
+            )
+            page.keyboard.press("Enter")
             editor.wait_for(timeout=10_000)
             page.wait_for_function(focused, timeout=10_000)
             return
@@ -572,6 +601,19 @@ def open_cell_editor(page, grid, dx: float, dy: float, keys: tuple[str, ...] = (
                 raise
             page.keyboard.press("Escape")
             settle(page)
+
+
+def type_into_cell_editor(page, text: str) -> None:
+    """Replace the open cell editor's text with ``text`` and commit it with Enter, typing
+    again if the editor does not hold exactly ``text`` (a key lost under load)."""
+    editor = page.locator(GRID_EDITOR).first
+    for _ in range(SELECT_TRIES):
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text, delay=20)
+        if editor.input_value() == text:
+            break
+    page.keyboard.press("Enter")
+    settle(page)
 
 
 def edit_cell(page, column: int, row: int, text: str) -> None:
@@ -589,9 +631,10 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
     headers = grid.locator("[role=columnheader]").count()
     width = (box["width"] - index_width) / max(headers - 1, 1)
     open_cell_editor(
-        page, grid, (column + 0.5) * width + index_width, header + row_height * (row + 0.5)
+        page,
+        grid,
+        (column + 0.5) * width + index_width,
+        header + row_height * (row + 0.5),
+        cell=(column + 1, row),
     )
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text, delay=20)
-    page.keyboard.press("Enter")
-    settle(page)
+    type_into_cell_editor(page, text)

@@ -17,6 +17,7 @@ from tests.e2e.conftest import (
     open_path,
     settle,
     shot,
+    type_into_cell_editor,
 )
 
 pytestmark = pytest.mark.e2e
@@ -153,10 +154,7 @@ def edit_probability(page, row: int, column: int, text: str) -> None:
     grid.locator("[role=columnheader]").nth(P_NEW).wait_for(state="attached")
     walk = ("ArrowRight",) * column + ("ArrowDown",) * row
     open_cell_editor(page, grid, 12, 35 + 17, walk)  # header and rows are 35 px high
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text, delay=20)
-    page.keyboard.press("Enter")
-    settle(page)
+    type_into_cell_editor(page, text)
 
 
 def heatmap(page, title: str) -> list[list]:
