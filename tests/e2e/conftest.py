@@ -528,8 +528,6 @@ SELECT_TRIES = 4
 laid out, or just before a run redraws it, selects nothing (seen once in a full run, on the
 policy-loss page on a phone)."""
 
-SELECTED = "[role=gridcell][aria-selected=true]"
-
 
 def grid_cell(column: int, row: int) -> str:
     """The selector of the grid's cell in ``column`` (0: the index) and ``row`` (0-based,
@@ -537,29 +535,27 @@ def grid_cell(column: int, row: int) -> str:
     return f'[data-testid="glide-cell-{column}-{row}"]'
 
 
-def selected_cell(grid) -> tuple[int, int]:
-    """(column, row) of the grid's selected cell, as ``grid_cell`` counts them."""
-    column, row = grid.locator(SELECTED).first.get_attribute("data-testid").split("-")[2:]
-    return int(column), int(row)
-
-
-def select_cell(page, grid, dx: float, dy: float, cell: tuple[int, int] | None = None):
+def select_cell(page, grid, dx: float, dy: float, cell: tuple[int, int]) -> None:
     """Click the grid's cell at (``dx``, ``dy``) px from its top left corner until the grid
-    holds a selection, the cell ``cell`` (column, row) when given (the grid is drawn on a
-    canvas, so the click is by position). Returns the selected cell.
+    has selected ``cell`` (column, row; the grid is drawn on a canvas, so the click is by
+    position).
 
     After an edit, Enter has moved the selection to the next row: a click lost while the
     grid was drawn again left it there, and the next edit went into the wrong cell (seen once
-    in a full run, session 18). Naming the cell makes that a retry, not a wrong edit."""
+    in a full run, session 18). Naming the cell makes that a retry, not a wrong edit; any
+    selection would be found at once, the old one included (the policy-loss test's third edit
+    walked from row 6, where the second had left it, and typed into another cell). The first
+    click after that page's Download CSV button was pressed focuses the grid and selects
+    nothing: a second click after 2 s does."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    selected = grid.locator(grid_cell(*cell) + "[aria-selected=true]" if cell else SELECTED)
+    selected = grid.locator(grid_cell(*cell) + "[aria-selected=true]")
     for attempt in range(SELECT_TRIES):
         box = grid.bounding_box()
         page.mouse.click(box["x"] + dx, box["y"] + dy)
         try:
-            selected.first.wait_for(state="attached", timeout=5_000)
-            return selected_cell(grid)
+            selected.wait_for(state="attached", timeout=2_000 if attempt < 2 else 10_000)
+            return
         except PlaywrightTimeout:
             if attempt == SELECT_TRIES - 1:
                 raise
@@ -570,21 +566,21 @@ WALK = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowDown": (0, 1), "ArrowU
 
 
 def open_cell_editor(
-    page, grid, dx: float, dy: float, keys: tuple[str, ...] = (), cell=None
+    page, grid, dx: float, dy: float, cell: tuple[int, int], keys: tuple[str, ...] = ()
 ) -> None:
-    """Select the cell at (``dx``, ``dy``) (``cell``, when given, is its (column, row)),
-    press ``keys`` (arrows to walk to another cell), then Enter, until the editor of the cell
-    the walk ends on opens and holds the focus, so that what is typed next goes into it. A
-    fresh clone's run (session 16) once saw the third edit of a row select its cell and open
-    nothing for 60 s (the keys went to a grid being drawn again after the previous edit's
-    run), and a run on three workers saw an opened editor miss what was typed. Escape and
-    try again."""
+    """Select the cell at (``dx``, ``dy``), which is ``cell`` (column, row), press ``keys``
+    (arrows to walk to another cell), then Enter, until the editor of the cell the walk ends
+    on opens and holds the focus, so that what is typed next goes into it. A fresh clone's
+    run (session 16) once saw the third edit of a row select its cell and open nothing for
+    60 s (the keys went to a grid being drawn again after the previous edit's run), and a
+    run on three workers saw an opened editor miss what was typed. Escape and try again."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     editor = page.locator(GRID_EDITOR).first
     focused = "() => !!document.activeElement && !!document.activeElement.closest('#portal')"
     for attempt in range(SELECT_TRIES):
-        column, row = select_cell(page, grid, dx, dy, cell)
+        select_cell(page, grid, dx, dy, cell)
+        column, row = cell
         for key in keys:
             page.keyboard.press(key)
             column, row = column + WALK[key][0], row + WALK[key][1]
@@ -635,6 +631,6 @@ def edit_cell(page, column: int, row: int, text: str) -> None:
         grid,
         (column + 0.5) * width + index_width,
         header + row_height * (row + 0.5),
-        cell=(column + 1, row),
+        (column + 1, row),
     )
     type_into_cell_editor(page, text)

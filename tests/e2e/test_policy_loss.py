@@ -153,7 +153,7 @@ def edit_probability(page, row: int, column: int, text: str) -> None:
     grid = page.locator('[data-testid="stExpanderDetails"] [data-testid="stDataFrame"]').first
     grid.locator("[role=columnheader]").nth(P_NEW).wait_for(state="attached")
     walk = ("ArrowRight",) * column + ("ArrowDown",) * row
-    open_cell_editor(page, grid, 12, 35 + 17, walk)  # header and rows are 35 px high
+    open_cell_editor(page, grid, 12, 35 + 17, (0, 0), walk)  # rows are 35 px high
     type_into_cell_editor(page, text)
 
 
