@@ -146,7 +146,5 @@ else:
     )
     st.caption(f"Batch std (every reward of both prompts, ddof=1): {cell(scaling.batch_std)}.")
 
-st.markdown(
-    "**Share this view**: the link below reproduces the rewards, typed or the playground's."
-)
+st.markdown("**Share this view**: the link reproduces the rewards, typed or the playground's.")
 controls.share_link()

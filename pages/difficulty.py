@@ -173,5 +173,5 @@ st.markdown(
 )
 st.markdown(lab.words("difficulty", "bias"))
 
-st.markdown("**Share this view**: the link below reproduces K, ddof, the group and the seed.")
+st.markdown("**Share this view**: the link reproduces K, ddof, the group and the seed.")
 controls.share_link()

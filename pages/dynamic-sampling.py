@@ -153,5 +153,5 @@ st.dataframe(
     key="dyn.table",
 )
 
-st.markdown("**Share this view**: the link below reproduces K, p, the pool and the seed.")
+st.markdown("**Share this view**: the link reproduces K, p, the pool and the seed.")
 controls.share_link()

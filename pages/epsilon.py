@@ -191,5 +191,5 @@ else:
             "step as torch does, in float32."
         )
 
-st.markdown("**Share this view**: the link below reproduces eps and the rewards typed here.")
+st.markdown("**Share this view**: the link reproduces eps and the rewards typed here.")
 controls.share_link()

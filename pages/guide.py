@@ -67,5 +67,5 @@ else:
     )
 
     st.divider()
-    st.markdown("**Share this view**: the link below opens the guide at this section.")
+    st.markdown("**Share this view**: the link opens the guide at this section.")
     controls.share_link()

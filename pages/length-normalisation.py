@@ -149,5 +149,5 @@ for item in doc.sections:
         example()
 
 st.divider()
-st.markdown("**Share this view**: the link below reproduces your two answers.")
+st.markdown("**Share this view**: the link reproduces your two answers.")
 controls.share_link()

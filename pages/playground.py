@@ -164,7 +164,7 @@ d1.download_button(
     key="pg.csv",
 )
 with d2:
-    st.markdown("**Share this view**: the link below reproduces these rewards and settings.")
+    st.markdown("**Share this view**: the link reproduces these rewards and settings.")
     if left_out:
         st.warning(
             f"The link leaves out {plural(len(left_out), 'cell')} that "

@@ -195,5 +195,5 @@ show(figure, key="wt.chart", container=box["chart"], slide=True)
 if not presenting:
     wp.next_below(step)
 
-st.markdown("**Share this view**: the link below reproduces this step, rewards and answer.")
+st.markdown("**Share this view**: the link reproduces this step, rewards and answer.")
 controls.share_link()

@@ -479,6 +479,19 @@ def follow_path(page, base: str, path: str) -> None:
     settle(page)
 
 
+def share_link_of(page) -> str:
+    """The link of the page's "Link to this view" popover (``ui.controls.share_link``): the
+    popover opened, its code box read, the popover closed again."""
+    button = page.locator('[data-testid="stMain"] [data-testid="stPopover"] button')
+    button.filter(has_text="Link to this view").last.click()
+    code = page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"]').last
+    code.wait_for()
+    link = code.inner_text().strip()
+    page.keyboard.press("Escape")
+    code.wait_for(state="hidden")
+    return link
+
+
 def assert_healthy(page) -> None:
     """No traceback box on the page."""
     assert page.locator('[data-testid="stException"]').count() == 0, page.locator(

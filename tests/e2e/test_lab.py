@@ -11,6 +11,7 @@ from tests.e2e.conftest import (
     follow_path,
     open_path,
     settle,
+    share_link_of,
     shot,
 )
 
@@ -112,7 +113,7 @@ def test_epsilon_lab_link_and_bad_rewards(app_url, page):
     healthy_with_charts(page, 1)
     shot(page, "lab_epsilon_bad_input")
     assert "eps.group=" in page.url  # the link follows what was typed
-    share = page.locator('[data-testid="stCode"]').last.inner_text()
+    share = share_link_of(page)
     assert "eps.value=1e-9" in share and "eps.group=1%2C+abc" in share
 
 

@@ -17,7 +17,15 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import DESKTOP, assert_healthy, edit_cell, follow_path, settle, shot
+from tests.e2e.conftest import (
+    DESKTOP,
+    assert_healthy,
+    edit_cell,
+    follow_path,
+    settle,
+    share_link_of,
+    shot,
+)
 from ui.nav import PAGES
 
 WITHOUT_SHARE_LINK = {
@@ -144,11 +152,6 @@ def view(page) -> list[str]:
     return [" ".join(t.split()) for t in texts if t and t.strip()]
 
 
-def share_link(page) -> str:
-    codes = page.locator('[data-testid="stMain"] [data-testid="stCode"]').all_inner_texts()
-    return [c.strip() for c in codes if c.strip().startswith("http")][-1]
-
-
 @pytest.fixture(scope="session")
 def copier(browser, app_url):
     """The worker's reader who copies the views: one page for every scenario, whose first
@@ -168,7 +171,7 @@ def test_share_link_reproduces_the_view_in_a_fresh_browser(app_url, clean_page, 
     change(page)
     settle(page, 1200)
     assert_healthy(page)
-    before, link = view(page), share_link(page)
+    before, link = view(page), share_link_of(page)
     assert link.startswith(f"{app_url}/{URLS[file]}?"), link
     shot(page, f"share_{name}_original")
 
@@ -179,7 +182,7 @@ def test_share_link_reproduces_the_view_in_a_fresh_browser(app_url, clean_page, 
     assert_healthy(other)
     shot(other, f"share_{name}_opened")
     after = view(other)
-    assert share_link(other) == link
+    assert share_link_of(other) == link
     assert after == before
 
 
