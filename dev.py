@@ -144,21 +144,25 @@ def ensure_axe() -> None:
     print(f"note: {message}; it will be skipped", flush=True)
 
 
-PYTEST = ["-n", "2", "--dist", "loadgroup"]
-"""Two workers; tests that share a server are grouped onto one (see tests/conftest.py)."""
+PYTEST = ["--dist", "loadgroup"]
+"""Tests that share a server are grouped onto one worker (see tests/conftest.py)."""
+WORKERS = {"full": "3", "fast": "2"}
+"""The full suite's two browser lanes and a side lane for the tests without a browser
+(tests/lanes.py); the fast tier, which opens no browser, on one worker a core."""
 FAST = "not e2e and not deploy and not trainer and not model and not simulation"
 """The fast tier: no browser, no deployment, no trainer, no real model, no long simulation
 (markers set in tests/conftest.py, by the real model's tests and by the simulations)."""
 
 
-def run_pytest(args: list[str]) -> int:
-    """Run pytest with PYTEST and ``args``, keeping bytecode caches.
+def run_pytest(tier: str, args: list[str]) -> int:
+    """Run pytest with PYTEST, the tier's WORKERS and ``args``, keeping bytecode caches.
 
     With PYTHONDONTWRITEBYTECODE set (some images set it), every worker re-compiles the
     project's modules and pytest re-rewrites the asserts of every test module on each run:
     about half of collection. The caches go to git-ignored __pycache__ folders."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return subprocess.call([str(PY), "-m", "pytest", *PYTEST, *args], env=env)
+    workers = ["-n", WORKERS[tier]]
+    return subprocess.call([str(PY), "-m", "pytest", *workers, *PYTEST, *args], env=env)
 
 
 def main(argv: list[str]) -> int:
@@ -180,13 +184,13 @@ def main(argv: list[str]) -> int:
         ensure_redis()
         ensure_zbar()
         if fast:
-            return run_pytest(["-m", FAST, *args])
+            return run_pytest("fast", ["-m", FAST, *args])
         ensure_venv("requirements-model.txt")  # the real model's tests run in the full suite
         ensure_venv("requirements-model-nodeps.txt")
         ensure_chromium()
         ensure_nginx()
         ensure_axe()
-        return run_pytest(["--durations=15", *args])
+        return run_pytest("full", ["--durations=15", *args])
     if command == "bench":
         ensure_venv("requirements-dev.txt")
         ensure_chromium()

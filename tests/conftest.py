@@ -12,8 +12,10 @@ that load the real model (``loaded``) another, and those that read the real TRL 
 (``trl_logs``, built on first use in a clean clone) a third; a module's tests that use a
 module-scoped fixture of the e2e or deploy folders (a server of the module's own, such as
 ``private_deployment``) form one group per module. xdist sends the largest groups first, so
-these start while the other worker takes single tests. The session's browser app server
-(``app_server``) starts once on each worker that runs a browser test.
+these start while the other workers take single tests. With three workers or more (the full
+suite, ``dev.py``), the last is a side lane that takes the units without a browser first and
+the others take the browser tests first (``tests/lanes.py``). The session's browser app
+server (``app_server``) starts once on each worker that runs a browser test.
 
 Hypothesis runs without its per-example deadline (the ``suite`` profile).
 """
@@ -28,6 +30,7 @@ import pytest
 from _pytest.mark.expression import Expression
 from hypothesis import settings
 
+from tests.lanes import BrowserLanes
 from tests.trl_logs.fixture import trl_logs  # noqa: F401  (real TRL logs, shared across folders)
 
 # Speed is measured by the benchmarks in bench/, never by a test: a property test's example
@@ -50,6 +53,13 @@ def pytest_configure(config):
         config.option.dist = "loadgroup"
     if getattr(config, "workerinput", {}).get("loadgroup"):  # a worker of such a run
         config.option.loadgroup = True
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """loadgroup's scheduler with a side lane for the units that open no browser, when there
+    are three workers or more (tests/lanes.py)."""
+    return BrowserLanes(config, log) if config.getvalue("dist") == "loadgroup" else None
 
 
 @pytest.hookimpl(optionalhook=True)
