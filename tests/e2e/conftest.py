@@ -479,6 +479,27 @@ def follow_path(page, base: str, path: str) -> None:
     settle(page)
 
 
+DOWNLOAD_TRIES = 3
+
+
+def download_of(page, button) -> Path:
+    """Click ``button``, a download button, and return the downloaded file; click again
+    when no download has started after 10 s. A click can be lost while the page is still
+    laying itself out (two of three runs on three workers lost one, session 19: the
+    certificate's keyring after its expander opened, a review card's Check); a second
+    click that follows a slow first gives the same file."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(DOWNLOAD_TRIES - 1):
+        with contextlib.suppress(PlaywrightTimeout):  # none: the click was lost
+            with page.expect_download(timeout=10_000) as download:
+                button.click()
+            return Path(download.value.path())
+    with page.expect_download() as download:
+        button.click()
+    return Path(download.value.path())
+
+
 def share_link_of(page) -> str:
     """The link of the page's "Link to this view" popover (``ui.controls.share_link``): the
     popover opened, its code box read, the popover closed again."""

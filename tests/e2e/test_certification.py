@@ -24,6 +24,7 @@ from practice.variants import load_families
 from tests.e2e.conftest import (
     NEXT_FRAME,
     assert_healthy,
+    download_of,
     free_port,
     open_path,
     settle,
@@ -168,9 +169,8 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, clean_page)
     assert verify(cert_id, public_key=_public())["name"] == NAME
     assert short_id(cert_id) in main.inner_text()
     shot(page, "cert_certificate_1440")
-    with page.expect_download() as download:
-        main.get_by_role("button", name="Download the certificate (HTML)").click()
-    html_file = Path(download.value.path()).read_text(encoding="utf-8")
+    button = main.get_by_role("button", name="Download the certificate (HTML)")
+    html_file = download_of(page, button).read_text(encoding="utf-8")
     assert html_file.count(cert_id) == 1 and "<script>alert" not in html_file
     assert f"{cert_url}/verify?id={short_id(cert_id)}" in html_file and "<svg" in html_file
     sheet = page.context.new_page()
@@ -228,9 +228,8 @@ def test_a_certification_attempt_walked_through(cert_url, store_url, clean_page)
     settle(page)
     shot(page, "cert_verify_short_390")
     main.get_by_text("Check a certificate offline, with the public key").click()
-    with page.expect_download() as download:
-        main.get_by_role("button", name="Download the public keys (JSON)").click()
-    keyring = Path(download.value.path()).read_text(encoding="utf-8")
+    keys = download_of(page, main.get_by_role("button", name="Download the public keys (JSON)"))
+    keyring = keys.read_text(encoding="utf-8")
     claims = check_offline(keyring, wrapped)
     assert claims["name"] == NAME and claims["correct"] == claims["total"] == total
     with pytest.raises(subprocess.CalledProcessError):

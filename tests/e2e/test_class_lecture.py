@@ -12,7 +12,14 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import SHORTEST_COUNTDOWN, assert_healthy, open_path, settle, shot
+from tests.e2e.conftest import (
+    SHORTEST_COUNTDOWN,
+    assert_healthy,
+    download_of,
+    open_path,
+    settle,
+    shot,
+)
 from tests.e2e.test_class_fold import above_the_fold
 from tests.e2e.test_class_mode import vote
 from tests.e2e.test_class_screens import PHONE, PROJECTOR, shown_options, start_session
@@ -151,9 +158,8 @@ def test_a_typed_question_with_confidence_revote_and_a_countdown(clean_page, app
         assert_healthy(page)
         page.goto("about:blank")  # its Streamlit session ends: it polls no more
 
-    with lect.expect_download() as download:
-        lect.get_by_role("button", name="Download the results (CSV)").click()
-    with open(download.value.path(), encoding="utf-8") as f:
+    results = download_of(lect, lect.get_by_role("button", name="Download the results (CSV)"))
+    with open(results, encoding="utf-8") as f:
         rows = list(csv.reader(io.StringIO(f.read())))
     assert rows[0][4] == "confidence"
     assert sorted(r[4] for r in rows[1:] if r[0] == "own-1") == [

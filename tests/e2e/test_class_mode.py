@@ -18,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from grpo_core import group_advantages
 from grpo_core.format import signed
-from tests.e2e.conftest import SHOTS, assert_healthy, settle, shot
+from tests.e2e.conftest import SHOTS, assert_healthy, download_of, settle, shot
 from tests.e2e.test_class_fold import FOLD, check_fold
 from tests.e2e.test_class_screens import (
     PROJECTOR,
@@ -243,9 +243,8 @@ def test_a_class_votes_revotes_and_becomes_the_group(clean_page, app_url):
     shot(students[0], "class_phone_group")
     shot(students[0], "class_fold_phone_group")
 
-    with lect.expect_download() as download:
-        lect.get_by_role("button", name="Download the results (CSV)").click()
-    with open(download.value.path(), encoding="utf-8") as f:
+    results = download_of(lect, lect.get_by_role("button", name="Download the results (CSV)"))
+    with open(results, encoding="utf-8") as f:
         rows = list(csv.reader(io.StringIO(f.read())))
     assert rows[0][:4] == ["question", "round", "student", "answer"]
     assert len(rows) == 1 + 3 * 3

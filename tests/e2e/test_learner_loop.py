@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 from practice.bank import load_bank
-from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.conftest import assert_healthy, download_of, open_path, settle, shot
 from tests.e2e.test_practice import answer_in_the_store, quiz_in_url
 
 pytestmark = pytest.mark.e2e
@@ -161,8 +161,6 @@ def test_the_end_review_shows_partial_credit_and_takes_a_flag(
     answers = main.get_by_text(re.compile(r"^(I would look it up\.|Without the division)"))
     assert answers.count() >= 1, "the flagged answer, shown back"
     export = main.get_by_role("button", name=re.compile(r"Export my flags \(1 answer,"))
-    with page.expect_download() as download:
-        export.click()
-    assert "[[answer]]" in download.value.path().read_text(encoding="utf-8")
+    assert "[[answer]]" in download_of(page, export).read_text(encoding="utf-8")
     flags.scroll_into_view_if_needed()
     shot(page, f"loop_review_flags_{viewport['width']}")

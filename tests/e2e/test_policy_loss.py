@@ -13,6 +13,7 @@ from grpo_core.loss import FREE, HIGH, LOW, policy_loss
 from tests.e2e.conftest import (
     assert_healthy,
     chart_marks,
+    download_of,
     open_cell_editor,
     open_path,
     settle,
@@ -171,9 +172,7 @@ def heatmap(page, title: str) -> list[list]:
 
 
 def csv_rows(page) -> pd.DataFrame:
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Download CSV").click()
-    return pd.read_csv(download.value.path())
+    return pd.read_csv(download_of(page, page.get_by_role("button", name="Download CSV")))
 
 
 def open_editor(page) -> None:

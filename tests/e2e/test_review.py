@@ -8,14 +8,13 @@ import io
 import re
 import sqlite3
 import zipfile
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from practice.bank import load_bank
 from practice.store import open_store
-from tests.e2e.conftest import assert_healthy, open_path, settle, shot
+from tests.e2e.conftest import assert_healthy, download_of, open_path, settle, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -116,9 +115,8 @@ def test_review_survives_a_fresh_browser_and_the_deck_downloads(review_app, clea
     assert re.search(r"Review \(\d+ due\)", page.locator('[data-testid="stSidebar"]').inner_text())
     shot(page, "review_fresh_context")
 
-    with page.expect_download() as download:
-        main.get_by_role("button", name="Download the Anki deck (.apkg)").click()
-    data = Path(download.value.path()).read_bytes()
+    deck = download_of(page, main.get_by_role("button", name="Download the Anki deck (.apkg)"))
+    data = deck.read_bytes()
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         collection = tmp_path / "collection.anki2"
         collection.write_bytes(z.read("collection.anki2"))
