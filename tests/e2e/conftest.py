@@ -485,7 +485,7 @@ DOWNLOAD_TRIES = 3
 def download_of(page, button) -> Path:
     """Click ``button``, a download button, and return the downloaded file; click again
     when no download has started after 10 s. A click can be lost while the page is still
-    laying itself out (two of three runs on three workers lost one, session 19: the
+    laying itself out (two of four runs on three workers lost one, session 19: the
     certificate's keyring after its expander opened, a review card's Check); a second
     click that follows a slow first gives the same file."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
